@@ -1,0 +1,55 @@
+import { existsSync } from "node:fs";
+import { defineConfig } from "@playwright/test";
+
+// Browser tests drive Debian's Chromium; they never download a browser and never skip quietly.
+const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+if (!existsSync(CHROMIUM)) {
+  throw new Error(
+    `No Chromium at ${CHROMIUM}: install it (apt-get install -y chromium) or set CHROMIUM_PATH.`,
+  );
+}
+
+const PORT = 3210;
+export const E2E_BASE_URL = `http://localhost:${PORT}`;
+const DATA_DIR = "test-results/e2e-data";
+
+export default defineConfig({
+  testDir: "e2e",
+  fullyParallel: false,
+  workers: 1,
+  retries: 0,
+  timeout: 30_000,
+  reporter: process.env.CI ? [["list"]] : [["list"]],
+  outputDir: "test-results/playwright",
+  use: {
+    baseURL: E2E_BASE_URL,
+    trace: "retain-on-failure",
+    screenshot: "only-on-failure",
+    launchOptions: {
+      executablePath: CHROMIUM,
+      args: [
+        "--headless",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-quic",
+        "--no-first-run",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+      ],
+    },
+  },
+  webServer: {
+    // A fresh embedded database every run, on the built app, as `npm start` serves it.
+    command: `rm -rf ${DATA_DIR} && node dist/node/src/server/main.js`,
+    url: `${E2E_BASE_URL}/api/health`,
+    reuseExistingServer: false,
+    timeout: 60_000,
+    env: {
+      PORT: String(PORT),
+      DATA_DIR,
+      LOG_LEVEL: "warn",
+      CHAT_WIDGET_URL: `${E2E_BASE_URL}/dev/fakes/chat-widget.js`,
+    },
+  },
+});

@@ -1,0 +1,55 @@
+// Opens the database: PostgreSQL when DATABASE_URL is set, otherwise embedded PGlite.
+import { PGlite } from "@electric-sql/pglite";
+import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
+import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
+import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
+import { drizzle as drizzlePg } from "drizzle-orm/node-postgres";
+import { migrate as migratePg } from "drizzle-orm/node-postgres/migrator";
+import pg from "pg";
+import type { Env } from "../env.ts";
+import { migrationsFolder } from "../paths.ts";
+import { lockDataDir } from "./pglite-lock.ts";
+import * as schema from "./schema.ts";
+
+export type Schema = typeof schema;
+export type Db = PgDatabase<PgQueryResultHKT, Schema>;
+export type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
+
+export type Database = {
+  db: Db;
+  kind: "postgres" | "pglite";
+  migrate(): Promise<void>;
+  close(): Promise<void>;
+};
+
+export async function openDatabase(config: Env["database"]): Promise<Database> {
+  if (config.kind === "postgres") {
+    const pool = new pg.Pool({ connectionString: config.url, max: 10 });
+    const db = drizzlePg({ client: pool, schema });
+    return {
+      db,
+      kind: "postgres",
+      migrate: () => migratePg(db, { migrationsFolder }),
+      close: () => pool.end(),
+    };
+  }
+
+  const unlock = config.dataDir ? lockDataDir(config.dataDir) : () => {};
+  try {
+    const client = config.dataDir ? new PGlite(config.dataDir) : new PGlite();
+    await client.waitReady;
+    const db = drizzlePglite({ client, schema });
+    return {
+      db,
+      kind: "pglite",
+      migrate: () => migratePglite(db, { migrationsFolder }),
+      close: async () => {
+        await client.close();
+        unlock();
+      },
+    };
+  } catch (error) {
+    unlock();
+    throw error;
+  }
+}

@@ -1,0 +1,295 @@
+// The data model: every entity of the product, auth tables included, in one Drizzle schema.
+import { sql } from "drizzle-orm";
+import {
+  bigserial,
+  boolean,
+  check,
+  index,
+  integer,
+  jsonb,
+  numeric,
+  pgEnum,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from "drizzle-orm/pg-core";
+import { PAID_PLANS, PLANS, PROVIDERS, SUBSCRIPTION_STATUSES } from "../../shared/plans.ts";
+
+export const planEnum = pgEnum("plan", PLANS);
+export const paidPlanEnum = pgEnum("paid_plan", PAID_PLANS);
+export const providerEnum = pgEnum("provider", PROVIDERS);
+export const subscriptionStatusEnum = pgEnum("subscription_status", SUBSCRIPTION_STATUSES);
+export const paymentKindEnum = pgEnum("payment_kind", ["subscription", "waitlist"]);
+export const paymentStatusEnum = pgEnum("payment_status", [
+  "pending",
+  "success",
+  "failed",
+  "abandoned",
+  "reversed",
+]);
+export const jobStatusEnum = pgEnum("job_status", ["pending", "running", "done", "failed"]);
+
+const createdAt = () => timestamp("created_at", { withTimezone: true }).notNull().defaultNow();
+const updatedAt = () =>
+  timestamp("updated_at", { withTimezone: true })
+    .notNull()
+    .defaultNow()
+    .$onUpdate(() => new Date());
+
+/**
+ * users: the account (the auth library's user model, renamed) and the learner's entitlements.
+ * Entitlement columns are written only by the server (payments, admin actions), never by the user.
+ */
+export const users = pgTable(
+  "users",
+  {
+    id: text("id").primaryKey(),
+    name: text("name").notNull().default(""),
+    email: text("email").notNull(),
+    emailVerified: boolean("email_verified").notNull().default(false),
+    image: text("image"),
+    provider: providerEnum("provider"),
+    // Nullable on purpose: the admin "Fix Missing Subscription Plans" tool repairs rows without one.
+    subscriptionPlan: planEnum("subscription_plan"),
+    subscriptionStatus: subscriptionStatusEnum("subscription_status").notNull().default("inactive"),
+    subscriptionStart: timestamp("subscription_start", { withTimezone: true }),
+    subscriptionEnd: timestamp("subscription_end", { withTimezone: true }),
+    lastActiveAt: timestamp("last_active_at", { withTimezone: true }),
+    intermediatePaid: boolean("intermediate_paid").notNull().default(false),
+    advancedPaid: boolean("advanced_paid").notNull().default(false),
+    waitlistPaid: boolean("waitlist_paid").notNull().default(false),
+    waitlistAdmitted: boolean("waitlist_admitted").notNull().default(false),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (table) => [
+    uniqueIndex("users_email_unique").on(sql`lower(${table.email})`),
+    // Admin search by email prefix.
+    index("users_email_search_idx").on(sql`lower(${table.email}) text_pattern_ops`),
+    index("users_plan_idx").on(table.subscriptionPlan),
+    index("users_last_active_idx").on(sql`${table.lastActiveAt} desc nulls last`),
+    index("users_waitlist_pending_idx")
+      .on(table.createdAt)
+      .where(sql`${table.waitlistPaid} and not ${table.waitlistAdmitted}`),
+    index("users_subscription_end_idx")
+      .on(table.subscriptionEnd)
+      .where(sql`${table.subscriptionStatus} = 'active'`),
+  ],
+);
+
+export const sessions = pgTable(
+  "sessions",
+  {
+    id: text("id").primaryKey(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    token: text("token").notNull().unique(),
+    expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+    ipAddress: text("ip_address"),
+    userAgent: text("user_agent"),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (table) => [index("sessions_user_idx").on(table.userId)],
+);
+
+export const accounts = pgTable(
+  "accounts",
+  {
+    id: text("id").primaryKey(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    accountId: text("account_id").notNull(),
+    providerId: text("provider_id").notNull(),
+    accessToken: text("access_token"),
+    refreshToken: text("refresh_token"),
+    idToken: text("id_token"),
+    accessTokenExpiresAt: timestamp("access_token_expires_at", { withTimezone: true }),
+    refreshTokenExpiresAt: timestamp("refresh_token_expires_at", { withTimezone: true }),
+    scope: text("scope"),
+    password: text("password"),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (table) => [
+    index("accounts_user_idx").on(table.userId),
+    uniqueIndex("accounts_provider_account_unique").on(table.providerId, table.accountId),
+  ],
+);
+
+export const verifications = pgTable(
+  "verifications",
+  {
+    id: text("id").primaryKey(),
+    identifier: text("identifier").notNull(),
+    value: text("value").notNull(),
+    expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (table) => [index("verifications_identifier_idx").on(table.identifier)],
+);
+
+/** programs: the document id is the track id (beginner, intermediate, advanced). */
+export const programs = pgTable("programs", {
+  id: text("id").primaryKey(),
+  title: text("title").notNull(),
+  duration: text("duration").notNull(),
+  priceUsdCents: integer("price_usd_cents"),
+  description: jsonb("description").$type<string[]>().notNull().default([]),
+  order: integer("display_order").notNull().default(99),
+  createdAt: createdAt(),
+  updatedAt: updatedAt(),
+});
+
+/** modules: the videos of a program, in order. */
+export const modules = pgTable(
+  "modules",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    programId: text("program_id")
+      .notNull()
+      .references(() => programs.id, { onDelete: "cascade", onUpdate: "cascade" }),
+    position: integer("position").notNull(),
+    title: text("title").notNull(),
+    description: text("description").notNull().default(""),
+    youtubeId: text("youtube_id").notNull(),
+    createdAt: createdAt(),
+  },
+  (table) => [uniqueIndex("modules_program_position_unique").on(table.programId, table.position)],
+);
+
+export type QuizQuestion = { question: string; options: string[]; answer: string };
+
+/** quizzes: one per program, same id. Questions are edited and saved as a whole. */
+export const quizzes = pgTable("quizzes", {
+  programId: text("program_id")
+    .primaryKey()
+    .references(() => programs.id, { onDelete: "cascade", onUpdate: "cascade" }),
+  title: text("title").notNull(),
+  questions: jsonb("questions").$type<QuizQuestion[]>().notNull().default([]),
+  updatedAt: updatedAt(),
+});
+
+/**
+ * user_progress: one row per user and program. For a learner, `data` maps a module id to true
+ * once watched; an administrator may store any JSON (or text) there (SPEC section 3).
+ */
+export const userProgress = pgTable(
+  "user_progress",
+  {
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    programId: text("program_id")
+      .notNull()
+      .references(() => programs.id, { onDelete: "cascade", onUpdate: "cascade" }),
+    data: jsonb("data").notNull().default({}),
+    updatedAt: updatedAt(),
+  },
+  (table) => [primaryKey({ columns: [table.userId, table.programId] })],
+);
+
+export const contacts = pgTable(
+  "contacts",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    name: text("name").notNull(),
+    email: text("email").notNull(),
+    message: text("message").notNull(),
+    createdAt: createdAt(),
+  },
+  (table) => [index("contacts_created_idx").on(sql`${table.createdAt} desc`)],
+);
+
+export const payments = pgTable(
+  "payments",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    reference: text("reference").notNull().unique(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "restrict" }),
+    userEmail: text("user_email").notNull(),
+    kind: paymentKindEnum("kind").notNull(),
+    plan: paidPlanEnum("plan").notNull(),
+    amountMinor: integer("amount_minor").notNull(),
+    currency: text("currency").notNull().default("GHS"),
+    priceUsdCents: integer("price_usd_cents").notNull(),
+    exchangeRate: numeric("exchange_rate", { precision: 12, scale: 6 }).notNull(),
+    status: paymentStatusEnum("status").notNull().default("pending"),
+    paidAt: timestamp("paid_at", { withTimezone: true }),
+    creditedAt: timestamp("credited_at", { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (table) => [
+    index("payments_created_idx").on(sql`${table.createdAt} desc`),
+    index("payments_user_idx").on(table.userId, table.createdAt),
+    check("payments_amount_positive", sql`${table.amountMinor} > 0`),
+  ],
+);
+
+/** waitlist: one entry per user who paid to join the next cohort. */
+export const waitlist = pgTable("waitlist", {
+  userId: text("user_id")
+    .primaryKey()
+    .references(() => users.id, { onDelete: "cascade" }),
+  plan: paidPlanEnum("plan").notNull(),
+  paymentReference: text("payment_reference").references(() => payments.reference),
+  cohort: text("cohort").notNull(),
+  admitted: boolean("admitted").notNull().default(false),
+  admittedAt: timestamp("admitted_at", { withTimezone: true }),
+  createdAt: createdAt(),
+});
+
+/** config: small named settings, e.g. `subscription` -> { locked }. */
+export const config = pgTable("config", {
+  key: text("key").primaryKey(),
+  value: jsonb("value").notNull(),
+  updatedAt: updatedAt(),
+});
+
+/** audit_log: who changed whose entitlements, when, what and why. */
+export const auditLog = pgTable(
+  "audit_log",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    actorId: text("actor_id").references(() => users.id, { onDelete: "set null" }),
+    subjectUserId: text("subject_user_id").references(() => users.id, { onDelete: "set null" }),
+    action: text("action").notNull(),
+    reason: text("reason").notNull(),
+    changes: jsonb("changes").notNull().default({}),
+    createdAt: createdAt(),
+  },
+  (table) => [
+    index("audit_log_created_idx").on(sql`${table.createdAt} desc`),
+    index("audit_log_subject_idx").on(table.subjectUserId, table.createdAt),
+  ],
+);
+
+/** jobs: durable background work (emails, receipts, reminders), retried until done. */
+export const jobs = pgTable(
+  "jobs",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    kind: text("kind").notNull(),
+    payload: jsonb("payload").notNull(),
+    status: jobStatusEnum("status").notNull().default("pending"),
+    attempts: integer("attempts").notNull().default(0),
+    maxAttempts: integer("max_attempts").notNull().default(8),
+    runAt: timestamp("run_at", { withTimezone: true }).notNull().defaultNow(),
+    lockedAt: timestamp("locked_at", { withTimezone: true }),
+    lastError: text("last_error"),
+    createdAt: createdAt(),
+  },
+  (table) => [
+    index("jobs_due_idx")
+      .on(table.runAt)
+      .where(sql`${table.status} = 'pending'`),
+  ],
+);

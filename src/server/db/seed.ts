@@ -1,0 +1,49 @@
+// Seeds the demo catalogue once. A marker in `config` records that it ran, so a restart never
+// brings back a program, module or quiz an administrator changed or deleted.
+import type { Db } from "./client.ts";
+import { config, modules, programs, quizzes } from "./schema.ts";
+import { SEED_PROGRAMS } from "./seed-content.ts";
+
+const SEED_MARKER = "seed";
+const SEED_VERSION = 1;
+
+export type SeedResult = { seeded: boolean };
+
+export async function seedDatabase(db: Db): Promise<SeedResult> {
+  return db.transaction(async (tx) => {
+    // Take the marker row first: two processes seeding at once insert it once.
+    const marker = await tx
+      .insert(config)
+      .values({ key: SEED_MARKER, value: { version: SEED_VERSION } })
+      .onConflictDoNothing()
+      .returning({ key: config.key });
+    if (marker.length === 0) return { seeded: false };
+
+    await tx
+      .insert(config)
+      .values({ key: "subscription", value: { locked: false } })
+      .onConflictDoNothing();
+
+    for (const program of SEED_PROGRAMS) {
+      const inserted = await tx
+        .insert(programs)
+        .values({
+          id: program.id,
+          title: program.title,
+          duration: program.duration,
+          priceUsdCents: program.priceUsdCents,
+          description: program.description,
+          order: program.order,
+        })
+        .onConflictDoNothing()
+        .returning({ id: programs.id });
+      if (inserted.length === 0) continue; // an administrator made this program already
+
+      await tx.insert(modules).values(
+        program.modules.map((module, position) => ({ ...module, programId: program.id, position })),
+      );
+      await tx.insert(quizzes).values({ programId: program.id, ...program.quiz });
+    }
+    return { seeded: true };
+  });
+}

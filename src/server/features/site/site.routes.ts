@@ -1,0 +1,12 @@
+import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
+import { siteConfigSchema } from "../../../shared/contracts/site.ts";
+
+/** The public part of the configuration, for the browser. */
+export const siteRoutes: FastifyPluginAsyncZod = async (app) => {
+  app.get("/api/site", { schema: { response: { 200: siteConfigSchema } } }, async () => ({
+    chatWidgetUrl: app.env.chatWidgetUrl,
+    supportEmail: app.env.supportEmail,
+    supportPhone: app.env.supportPhone,
+    socialLinks: app.env.socialLinks,
+  }));
+};

@@ -1,0 +1,123 @@
+// A durable job queue in the jobs table: work is written in the same transaction as the change
+// that caused it, and a crash before it runs loses nothing.
+import { and, eq, sql } from "drizzle-orm";
+import type { FastifyBaseLogger } from "fastify";
+import type { Db, Tx } from "../db/client.ts";
+import { jobs } from "../db/schema.ts";
+
+export type JobHandler = (payload: unknown) => Promise<void>;
+export type JobHandlers = Record<string, JobHandler>;
+
+export async function enqueueJob(db: Db | Tx, kind: string, payload: unknown): Promise<void> {
+  await db.insert(jobs).values({ kind, payload });
+}
+
+/** Wait before the next try: 30 s, 1 min, 2 min ... capped at 1 hour. */
+export function retryDelayMs(attempts: number): number {
+  return Math.min(30_000 * 2 ** Math.max(0, attempts - 1), 3_600_000);
+}
+
+// A job whose worker died mid-run is picked up again after this long.
+const STALE_LOCK_MS = 5 * 60_000;
+
+export type JobRunner = {
+  /** Runs every due job now; resolves with how many ran. */
+  runDue(): Promise<number>;
+  start(): void;
+  stop(): Promise<void>;
+};
+
+export function createJobRunner(options: {
+  db: Db;
+  handlers: JobHandlers;
+  log: FastifyBaseLogger;
+  pollMs?: number;
+  now?: () => Date;
+}): JobRunner {
+  const { db, handlers, log } = options;
+  const now = options.now ?? (() => new Date());
+  let timer: NodeJS.Timeout | null = null;
+  let running: Promise<number> | null = null;
+
+  async function claimNext() {
+    return db.transaction(async (tx) => {
+      const staleBefore = new Date(now().getTime() - STALE_LOCK_MS);
+      const [job] = await tx
+        .select()
+        .from(jobs)
+        .where(
+          sql`(${jobs.status} = 'pending' and ${jobs.runAt} <= ${now()})
+            or (${jobs.status} = 'running' and ${jobs.lockedAt} < ${staleBefore})`,
+        )
+        .orderBy(jobs.runAt)
+        .limit(1)
+        .for("update", { skipLocked: true });
+      if (!job) return null;
+      await tx
+        .update(jobs)
+        .set({ status: "running", lockedAt: now(), attempts: job.attempts + 1 })
+        .where(eq(jobs.id, job.id));
+      return { ...job, attempts: job.attempts + 1 };
+    });
+  }
+
+  async function runOne(): Promise<boolean> {
+    const job = await claimNext();
+    if (!job) return false;
+    const handler = handlers[job.kind];
+    try {
+      if (!handler) throw new Error(`No handler for job kind "${job.kind}"`);
+      await handler(job.payload);
+      await db
+        .update(jobs)
+        .set({ status: "done", lockedAt: null, lastError: null })
+        .where(eq(jobs.id, job.id));
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      const exhausted = job.attempts >= job.maxAttempts;
+      log.warn({ jobId: job.id, kind: job.kind, attempts: job.attempts, err: message }, "job failed");
+      await db
+        .update(jobs)
+        .set({
+          status: exhausted ? "failed" : "pending",
+          lockedAt: null,
+          lastError: message,
+          runAt: new Date(now().getTime() + retryDelayMs(job.attempts)),
+        })
+        .where(and(eq(jobs.id, job.id), eq(jobs.status, "running")));
+    }
+    return true;
+  }
+
+  async function drain(): Promise<number> {
+    let count = 0;
+    while (await runOne()) count++;
+    return count;
+  }
+
+  function runDue(): Promise<number> {
+    // One drain at a time per process; callers share the one under way.
+    running ??= drain().finally(() => {
+      running = null;
+    });
+    return running;
+  }
+
+  function tick() {
+    runDue().catch((error: unknown) => log.error({ err: error }, "job runner failed"));
+  }
+
+  return {
+    runDue,
+    start() {
+      timer ??= setInterval(tick, options.pollMs ?? 5_000);
+      timer.unref();
+      tick();
+    },
+    async stop() {
+      if (timer) clearInterval(timer);
+      timer = null;
+      await running;
+    },
+  };
+}

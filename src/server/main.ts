@@ -1,0 +1,41 @@
+// Reads the environment, opens and migrates the database, seeds an empty one, and listens.
+import { buildApp } from "./app.ts";
+import { openDatabase } from "./db/client.ts";
+import { seedDatabase } from "./db/seed.ts";
+import { EnvError, readEnv } from "./env.ts";
+import { DataDirInUseError } from "./db/pglite-lock.ts";
+
+async function main() {
+  const env = readEnv();
+  const database = await openDatabase(env.database);
+  await database.migrate();
+  await seedDatabase(database.db);
+
+  const app = await buildApp({ env, database });
+  app.jobs.start();
+
+  let closing = false;
+  const shutdown = async (signal: string) => {
+    if (closing) return;
+    closing = true;
+    app.log.info({ signal }, "shutting down");
+    const forceExit = setTimeout(() => process.exit(1), 10_000).unref();
+    await app.close();
+    await database.close();
+    clearTimeout(forceExit);
+    process.exit(0);
+  };
+  process.on("SIGINT", () => void shutdown("SIGINT"));
+  process.on("SIGTERM", () => void shutdown("SIGTERM"));
+
+  await app.listen({ port: env.port, host: env.host });
+}
+
+main().catch((error: unknown) => {
+  if (error instanceof EnvError || error instanceof DataDirInUseError) {
+    console.error(error.message);
+  } else {
+    console.error(error);
+  }
+  process.exit(1);
+});

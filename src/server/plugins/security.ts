@@ -1,0 +1,48 @@
+// Security headers, with a Content-Security-Policy derived from the configured integrations.
+import helmet from "@fastify/helmet";
+import type { FastifyInstance } from "fastify";
+import type { Env } from "../env.ts";
+
+const YOUTUBE_EMBED = "https://www.youtube-nocookie.com";
+const YOUTUBE_IMAGES = "https://i.ytimg.com";
+
+/** The origins a chat widget needs: Tawk.to loads from and talks to its subdomains. */
+export function chatWidgetOrigins(url: string | null): { scripts: string[]; connect: string[] } {
+  if (!url) return { scripts: [], connect: [] };
+  const { origin, hostname } = new URL(url);
+  if (hostname === "tawk.to" || hostname.endsWith(".tawk.to")) {
+    return {
+      scripts: ["https://*.tawk.to", "https://cdn.jsdelivr.net"],
+      connect: ["https://*.tawk.to", "wss://*.tawk.to"],
+    };
+  }
+  return { scripts: [origin], connect: [origin] };
+}
+
+export function contentSecurityPolicy(env: Env) {
+  const chat = chatWidgetOrigins(env.chatWidgetUrl);
+  return {
+    defaultSrc: ["'self'"],
+    baseUri: ["'self'"],
+    objectSrc: ["'none'"],
+    frameAncestors: ["'none'"],
+    formAction: ["'self'"],
+    scriptSrc: ["'self'", ...chat.scripts],
+    styleSrc: ["'self'", "'unsafe-inline'", ...chat.scripts],
+    imgSrc: ["'self'", "data:", YOUTUBE_IMAGES, ...chat.scripts],
+    fontSrc: ["'self'", "data:", ...chat.scripts],
+    connectSrc: ["'self'", ...chat.connect],
+    frameSrc: [YOUTUBE_EMBED, ...chat.scripts],
+    mediaSrc: ["'self'", ...chat.scripts],
+    upgradeInsecureRequests: env.isProduction ? [] : null,
+  };
+}
+
+export async function registerSecurityHeaders(app: FastifyInstance, env: Env) {
+  await app.register(helmet, {
+    contentSecurityPolicy: { useDefaults: false, directives: contentSecurityPolicy(env) },
+    crossOriginEmbedderPolicy: false,
+    hsts: env.isProduction ? { maxAge: 31_536_000, includeSubDomains: true } : false,
+    referrerPolicy: { policy: "strict-origin-when-cross-origin" },
+  });
+}

@@ -1,0 +1,47 @@
+// A fresh, migrated database for one test file: in-memory PGlite, or (TEST_DB=postgres) a new
+// PostgreSQL database created from TEST_DATABASE_URL and dropped afterwards.
+import { randomBytes } from "node:crypto";
+import pg from "pg";
+import { openDatabase, type Database } from "../db/client.ts";
+
+export type TestDatabaseKind = "pglite" | "postgres";
+
+export function testDatabaseKind(): TestDatabaseKind {
+  return process.env.TEST_DB === "postgres" ? "postgres" : "pglite";
+}
+
+async function withAdminClient<T>(adminUrl: string, fn: (client: pg.Client) => Promise<T>) {
+  const client = new pg.Client({ connectionString: adminUrl });
+  await client.connect();
+  try {
+    return await fn(client);
+  } finally {
+    await client.end();
+  }
+}
+
+export async function createTestDatabase(): Promise<Database> {
+  if (testDatabaseKind() === "pglite") {
+    const database = await openDatabase({ kind: "pglite", dataDir: null });
+    await database.migrate();
+    return database;
+  }
+
+  const adminUrl = process.env.TEST_DATABASE_URL;
+  if (!adminUrl) throw new Error("TEST_DB=postgres needs TEST_DATABASE_URL");
+  const name = `ta_test_${randomBytes(6).toString("hex")}`;
+  await withAdminClient(adminUrl, (client) => client.query(`create database ${name}`));
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  const database = await openDatabase({ kind: "postgres", url: url.toString() });
+  await database.migrate();
+  return {
+    ...database,
+    async close() {
+      await database.close();
+      await withAdminClient(adminUrl, (client) =>
+        client.query(`drop database if exists ${name} with (force)`),
+      );
+    },
+  };
+}

@@ -1,0 +1,18 @@
+import * as z from "zod/mini";
+
+/** A program as anyone may see it: no modules, no quiz (those are for entitled learners). */
+export const programSummarySchema = z.object({
+  id: z.string(),
+  title: z.string(),
+  duration: z.string(),
+  priceUsd: z.nullable(z.number()),
+  description: z.array(z.string()),
+  order: z.int(),
+  moduleCount: z.int(),
+});
+export type ProgramSummary = z.infer<typeof programSummarySchema>;
+
+export const programListSchema = z.object({
+  programs: z.array(programSummarySchema),
+});
+export type ProgramList = z.infer<typeof programListSchema>;

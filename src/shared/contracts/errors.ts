@@ -1,0 +1,10 @@
+import * as z from "zod/mini";
+
+/** The one error shape every API route answers with. */
+export const apiErrorSchema = z.object({
+  error: z.object({
+    code: z.string(),
+    message: z.string(),
+  }),
+});
+export type ApiError = z.infer<typeof apiErrorSchema>;

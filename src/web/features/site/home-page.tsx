@@ -1,0 +1,37 @@
+import { Link } from "react-router";
+import { ProgramCards } from "../catalog/program-cards.tsx";
+import { HeroVideo } from "./hero-video.tsx";
+
+export function HomePage() {
+  return (
+    <>
+      <section className="hero">
+        <div className="container hero-inner">
+          <div className="hero-copy">
+            <p className="eyebrow">Online trading education for West Africa</p>
+            <h1>Learn to trade with a plan, not a guess.</h1>
+            <p className="lead">
+              Three 4-week programs of short videos and quizzes take you from your first candlestick
+              chart to professional strategies. Start free with the Beginner program; pay monthly in
+              cedis, by card or mobile money, when you are ready for more.
+            </p>
+            <div className="hero-actions">
+              <Link to="/register" className="button button-accent">
+                Start free
+              </Link>
+              <Link to="/about" className="button button-ghost">
+                How it works
+              </Link>
+            </div>
+          </div>
+          <HeroVideo />
+        </div>
+      </section>
+      <section className="container section" aria-labelledby="programs-heading">
+        <h2 id="programs-heading">Our programs</h2>
+        <p className="section-lead">Each program runs for 4 weeks. Choose where you start.</p>
+        <ProgramCards />
+      </section>
+    </>
+  );
+}

@@ -1,0 +1,30 @@
+import { Suspense, useEffect } from "react";
+import { Outlet, useLocation } from "react-router";
+import { Footer } from "./footer.tsx";
+import { Header } from "./header.tsx";
+
+function ScrollToTop() {
+  const { pathname } = useLocation();
+  useEffect(() => {
+    window.scrollTo(0, 0);
+  }, [pathname]);
+  return null;
+}
+
+export function Layout() {
+  return (
+    <>
+      <a className="skip-link" href="#main">
+        Skip to content
+      </a>
+      <ScrollToTop />
+      <Header />
+      <main id="main" tabIndex={-1}>
+        <Suspense fallback={<p className="container page-loading">Loading...</p>}>
+          <Outlet />
+        </Suspense>
+      </main>
+      <Footer />
+    </>
+  );
+}

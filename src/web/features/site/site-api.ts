@@ -1,0 +1,13 @@
+import { queryOptions, useQuery } from "@tanstack/react-query";
+import { siteConfigSchema } from "../../../shared/contracts/site.ts";
+import { apiRequest } from "../../lib/api.ts";
+
+export const siteConfigQuery = queryOptions({
+  queryKey: ["site"],
+  queryFn: () => apiRequest("/api/site", siteConfigSchema),
+  staleTime: Infinity,
+});
+
+export function useSiteConfig() {
+  return useQuery(siteConfigQuery);
+}

@@ -1,0 +1,18 @@
+import react from "@vitejs/plugin-react";
+import { defineConfig } from "vite";
+
+export default defineConfig({
+  root: "src/web",
+  publicDir: "../../public",
+  plugins: [react()],
+  build: {
+    outDir: "../../dist/web",
+    emptyOutDir: true,
+    target: "es2022",
+    sourcemap: true,
+  },
+  server: {
+    port: 5173,
+    proxy: { "/api": "http://localhost:3000", "/dev": "http://localhost:3000" },
+  },
+});

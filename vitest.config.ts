@@ -1,0 +1,40 @@
+import { defineConfig } from "vitest/config";
+
+const apiTests = ["src/**/*.api.test.ts"];
+const withPostgres = Boolean(process.env.TEST_DATABASE_URL);
+
+export default defineConfig({
+  test: {
+    projects: [
+      {
+        test: {
+          name: "unit",
+          include: ["src/**/*.test.ts", "dev/**/*.test.ts"],
+          exclude: apiTests,
+        },
+      },
+      {
+        test: {
+          name: "api-pglite",
+          include: apiTests,
+          env: { TEST_DB: "pglite" },
+          testTimeout: 20_000,
+          hookTimeout: 60_000,
+        },
+      },
+      ...(withPostgres
+        ? [
+            {
+              test: {
+                name: "api-postgres",
+                include: apiTests,
+                env: { TEST_DB: "postgres" },
+                testTimeout: 20_000,
+                hookTimeout: 60_000,
+              },
+            },
+          ]
+        : []),
+    ],
+  },
+});
