@@ -2,13 +2,7 @@
 import { resolve } from "node:path";
 import { z } from "zod";
 
-// Unset and empty both mean "not configured".
-const optionalUrl = z
-  .string()
-  .trim()
-  .optional()
-  .transform((value) => (value ? value : undefined))
-  .pipe(z.url().optional());
+const optionalUrl = z.url().optional();
 
 const envSchema = z.object({
   NODE_ENV: z.enum(["development", "test", "production"]).default("development"),

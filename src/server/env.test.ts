@@ -1,0 +1,123 @@
+import { resolve } from "node:path";
+import { describe, expect, it } from "vitest";
+import { EnvError, readEnv, type Env } from "./env.ts";
+
+/** Asserts PGlite in `folder` (relative to the working directory, or absolute). */
+function expectPglite(database: Env["database"], folder: string) {
+  expect(database.kind).toBe("pglite");
+  const dataDir = database.kind === "pglite" ? database.dataDir : null;
+  expect(dataDir).not.toBeNull();
+  expect(resolve(dataDir ?? "")).toBe(resolve(folder));
+}
+
+function readEnvError(source: Record<string, string>): EnvError {
+  try {
+    readEnv(source);
+  } catch (error) {
+    if (error instanceof EnvError) return error;
+    throw error;
+  }
+  throw new Error(`readEnv accepted ${JSON.stringify(source)}`);
+}
+
+describe("readEnv", () => {
+  it("defaults to port 3000, PGlite in ./data and http://localhost:3000", () => {
+    const env = readEnv({});
+    expect(env.port).toBe(3000);
+    expect(env.host).toBe("0.0.0.0");
+    expectPglite(env.database, "data");
+    expect(env.appUrl).toBe("http://localhost:3000");
+    expect(env.nodeEnv).toBe("development");
+    expect(env.isProduction).toBe(false);
+    expect(env.logLevel).toBe("info");
+    expect(env.contactWebhookUrl).toBeNull();
+    expect(env.chatWidgetUrl).toBeNull();
+  });
+
+  it("derives the default public URL from PORT", () => {
+    expect(readEnv({ PORT: "8080" }).appUrl).toBe("http://localhost:8080");
+  });
+
+  it("uses APP_URL without its trailing slash", () => {
+    expect(readEnv({ APP_URL: "https://academy.example.com/" }).appUrl).toBe(
+      "https://academy.example.com",
+    );
+  });
+
+  it("switches to PostgreSQL when DATABASE_URL is set", () => {
+    const url = "postgres://app:secret@db.internal:5432/academy";
+    expect(readEnv({ DATABASE_URL: url }).database).toEqual({ kind: "postgres", url });
+  });
+
+  it("keeps PGlite in DATA_DIR when no DATABASE_URL is set", () => {
+    expectPglite(readEnv({ DATA_DIR: "/var/lib/academy" }).database, "/var/lib/academy");
+  });
+
+  it("reads the optional integrations", () => {
+    const env = readEnv({
+      CONTACT_WEBHOOK_URL: "https://hooks.example.com/contact",
+      CHAT_WIDGET_URL: "https://embed.tawk.to/abc/default",
+    });
+    expect(env.contactWebhookUrl).toBe("https://hooks.example.com/contact");
+    expect(env.chatWidgetUrl).toBe("https://embed.tawk.to/abc/default");
+  });
+
+  it("marks production", () => {
+    const env = readEnv({ NODE_ENV: "production" });
+    expect(env.nodeEnv).toBe("production");
+    expect(env.isProduction).toBe(true);
+  });
+
+  it("treats empty strings as unset", () => {
+    const env = readEnv({
+      PORT: "",
+      HOST: "",
+      APP_URL: "",
+      LOG_LEVEL: "",
+      NODE_ENV: "",
+      DATABASE_URL: "",
+      DATA_DIR: "",
+      CONTACT_WEBHOOK_URL: "",
+      CHAT_WIDGET_URL: " ",
+      SUPPORT_EMAIL: "",
+      SUPPORT_PHONE: "",
+    });
+    expect(env).toEqual(readEnv({}));
+    expect(env.port).toBe(3000);
+    expectPglite(env.database, "data");
+    expect(env.appUrl).toBe("http://localhost:3000");
+    expect(env.contactWebhookUrl).toBeNull();
+    expect(env.chatWidgetUrl).toBeNull();
+  });
+
+  it.each([["abc"], ["70000"], ["-1"], ["80.5"]])("rejects PORT=%s, naming PORT", (port) => {
+    const error = readEnvError({ PORT: port });
+    expect(error.message).toMatch(/^\s*PORT: /m);
+  });
+
+  it.each([["APP_URL"], ["DATABASE_URL"], ["CONTACT_WEBHOOK_URL"], ["CHAT_WIDGET_URL"]])(
+    "rejects a %s that is not a URL, naming it",
+    (name) => {
+      const error = readEnvError({ [name]: "not a url" });
+      expect(error.message).toMatch(new RegExp(`^\\s*${name}: `, "m"));
+    },
+  );
+
+  it("names every bad variable at once", () => {
+    const error = readEnvError({ PORT: "abc", APP_URL: "nope", LOG_LEVEL: "loud" });
+    expect(error.message).toMatch(/^\s*PORT: /m);
+    expect(error.message).toMatch(/^\s*APP_URL: /m);
+    expect(error.message).toMatch(/^\s*LOG_LEVEL: /m);
+  });
+
+  it("does not read process.env when given a source", () => {
+    const previous = process.env.PORT;
+    process.env.PORT = "4321";
+    try {
+      expect(readEnv({}).port).toBe(3000);
+    } finally {
+      if (previous === undefined) delete process.env.PORT;
+      else process.env.PORT = previous;
+    }
+  });
+});

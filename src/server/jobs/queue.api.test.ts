@@ -1,0 +1,208 @@
+import { eq, sql } from "drizzle-orm";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { jobs } from "../db/schema.ts";
+import { createTestApp, type TestApp } from "../testing/test-app.ts";
+import { createJobRunner, enqueueJob, retryDelayMs, type JobHandlers } from "./queue.ts";
+
+const MINUTE = 60_000;
+
+describe("job queue", () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp({ seed: false });
+  });
+  afterAll(() => t.close());
+  beforeEach(async () => {
+    await t.database.db.delete(jobs).where(sql`true`);
+  });
+
+  /** A clock the test moves by hand, starting a little after the database's "now". */
+  function manualClock() {
+    let time = Date.now() + 1_000;
+    return {
+      now: () => new Date(time),
+      advance(ms: number) {
+        time += ms;
+      },
+    };
+  }
+
+  function runner(handlers: JobHandlers, clock: { now: () => Date }) {
+    return createJobRunner({ db: t.database.db, handlers, log: t.app.log, now: clock.now });
+  }
+
+  async function onlyJob() {
+    const rows = await t.database.db.select().from(jobs);
+    expect(rows).toHaveLength(1);
+    const [job] = rows;
+    if (!job) throw new Error("no job");
+    return job;
+  }
+
+  it("retries a failing job later and marks it done once it succeeds", async () => {
+    const clock = manualClock();
+    const seen: unknown[] = [];
+    let failuresLeft = 2;
+    const jobsRunner = runner(
+      {
+        "test.flaky": async (payload) => {
+          seen.push(payload);
+          if (failuresLeft-- > 0) throw new Error(`flaky failure ${2 - failuresLeft}`);
+        },
+      },
+      clock,
+    );
+    await enqueueJob(t.database.db, "test.flaky", { to: "ama@example.com" });
+    expect(await onlyJob()).toMatchObject({ status: "pending", attempts: 0, lastError: null });
+
+    // First try fails: back to pending, retried after retryDelayMs(1).
+    expect(await jobsRunner.runDue()).toBe(1);
+    let job = await onlyJob();
+    expect(job).toMatchObject({ status: "pending", attempts: 1, lockedAt: null });
+    expect(job.lastError).toBe("flaky failure 1");
+    expect(job.runAt.getTime()).toBe(clock.now().getTime() + retryDelayMs(1));
+
+    // Not due yet: nothing runs, even just before the delay is up.
+    expect(await jobsRunner.runDue()).toBe(0);
+    clock.advance(retryDelayMs(1) - 1_000);
+    expect(await jobsRunner.runDue()).toBe(0);
+    expect(seen).toHaveLength(1);
+
+    // Second try, once due, fails again: the delay doubles.
+    clock.advance(1_000);
+    expect(await jobsRunner.runDue()).toBe(1);
+    job = await onlyJob();
+    expect(job).toMatchObject({ status: "pending", attempts: 2, lastError: "flaky failure 2" });
+    expect(job.runAt.getTime()).toBe(clock.now().getTime() + retryDelayMs(2));
+    expect(retryDelayMs(2)).toBeGreaterThan(retryDelayMs(1));
+
+    // Third try succeeds.
+    clock.advance(retryDelayMs(2));
+    expect(await jobsRunner.runDue()).toBe(1);
+    job = await onlyJob();
+    expect(job).toMatchObject({ status: "done", attempts: 3, lastError: null, lockedAt: null });
+    expect(seen).toEqual([
+      { to: "ama@example.com" },
+      { to: "ama@example.com" },
+      { to: "ama@example.com" },
+    ]);
+
+    // Done is done.
+    clock.advance(24 * 60 * MINUTE);
+    expect(await jobsRunner.runDue()).toBe(0);
+    expect(seen).toHaveLength(3);
+  });
+
+  it("fails a job of an unknown kind for good after its maximum attempts", async () => {
+    const clock = manualClock();
+    const jobsRunner = runner({}, clock);
+    await enqueueJob(t.database.db, "test.unknown", {});
+    const { maxAttempts } = await onlyJob();
+    expect(maxAttempts).toBeGreaterThan(1);
+
+    for (let attempt = 1; attempt <= maxAttempts; attempt++) {
+      expect(await jobsRunner.runDue()).toBe(1);
+      const job = await onlyJob();
+      expect(job.attempts).toBe(attempt);
+      expect(job.lastError).toBe('No handler for job kind "test.unknown"');
+      expect(job.status).toBe(attempt < maxAttempts ? "pending" : "failed");
+      clock.advance(retryDelayMs(attempt));
+    }
+
+    clock.advance(24 * 60 * MINUTE);
+    expect(await jobsRunner.runDue()).toBe(0);
+    expect(await onlyJob()).toMatchObject({ status: "failed", attempts: maxAttempts });
+  });
+
+  it("runs due jobs oldest first, and one failure does not block the others", async () => {
+    const clock = manualClock();
+    const order: string[] = [];
+    const jobsRunner = runner(
+      {
+        "test.record": async (payload) => {
+          const { name } = payload as { name: string };
+          order.push(name);
+          if (name === "second") throw new Error("boom");
+        },
+      },
+      clock,
+    );
+    const db = t.database.db;
+    const base = clock.now().getTime() - 10 * MINUTE;
+    await db.insert(jobs).values([
+      { kind: "test.record", payload: { name: "third" }, runAt: new Date(base + 3_000) },
+      { kind: "test.record", payload: { name: "first" }, runAt: new Date(base + 1_000) },
+      { kind: "test.record", payload: { name: "second" }, runAt: new Date(base + 2_000) },
+      { kind: "test.record", payload: { name: "later" }, runAt: new Date(base + 20 * MINUTE) },
+    ]);
+
+    expect(await jobsRunner.runDue()).toBe(3);
+    expect(order).toEqual(["first", "second", "third"]);
+    const rows = await db.select({ payload: jobs.payload, status: jobs.status }).from(jobs);
+    const statusByName = Object.fromEntries(
+      rows.map((row) => [(row.payload as { name: string }).name, row.status]),
+    );
+    expect(statusByName).toEqual({
+      first: "done",
+      second: "pending",
+      third: "done",
+      later: "pending",
+    });
+  });
+
+  it("picks up a job whose worker died mid-run after the lock goes stale", async () => {
+    const clock = manualClock();
+    let runs = 0;
+    const jobsRunner = runner(
+      {
+        "test.once": async () => {
+          runs++;
+        },
+      },
+      clock,
+    );
+    await enqueueJob(t.database.db, "test.once", {});
+    const { id } = await onlyJob();
+    await t.database.db
+      .update(jobs)
+      .set({ status: "running", attempts: 1, lockedAt: new Date(clock.now().getTime() - MINUTE) })
+      .where(eq(jobs.id, id));
+
+    // Locked a minute ago: another worker may still be on it.
+    expect(await jobsRunner.runDue()).toBe(0);
+    expect(runs).toBe(0);
+
+    clock.advance(5 * MINUTE);
+    expect(await jobsRunner.runDue()).toBe(1);
+    expect(runs).toBe(1);
+    expect(await onlyJob()).toMatchObject({ status: "done", attempts: 2, lockedAt: null });
+  });
+
+  it("shares one drain between concurrent callers, running each job once", async () => {
+    const clock = manualClock();
+    let runs = 0;
+    const jobsRunner = runner(
+      {
+        "test.count": async () => {
+          runs++;
+        },
+      },
+      clock,
+    );
+    for (let i = 0; i < 3; i++) await enqueueJob(t.database.db, "test.count", { i });
+    const [a, b] = await Promise.all([jobsRunner.runDue(), jobsRunner.runDue()]);
+    expect(a).toBe(3);
+    expect(b).toBe(3);
+    expect(runs).toBe(3);
+  });
+
+  it("queues nothing when the transaction that queued it rolls back", async () => {
+    await t.database.db
+      .transaction(async (tx) => {
+        await enqueueJob(tx, "test.rolled-back", {});
+        throw new Error("rollback");
+      })
+      .catch(() => undefined);
+    expect(await t.database.db.select().from(jobs)).toEqual([]);
+  });
+});
