@@ -17,6 +17,7 @@ export default defineConfig({
         test: {
           name: "api-pglite",
           include: apiTests,
+          globalSetup: ["src/server/testing/pglite-template.setup.ts"],
           env: { TEST_DB: "pglite" },
           testTimeout: 20_000,
           hookTimeout: 60_000,

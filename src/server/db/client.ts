@@ -38,18 +38,22 @@ export async function openDatabase(config: Env["database"]): Promise<Database> {
   try {
     const client = config.dataDir ? new PGlite(config.dataDir) : new PGlite();
     await client.waitReady;
-    const db = drizzlePglite({ client, schema });
-    return {
-      db,
-      kind: "pglite",
-      migrate: () => migratePglite(db, { migrationsFolder }),
-      close: async () => {
-        await client.close();
-        unlock();
-      },
-    };
+    return wrapPglite(client, unlock);
   } catch (error) {
     unlock();
     throw error;
   }
+}
+
+export function wrapPglite(client: PGlite, onClose: () => void): Database {
+  const db = drizzlePglite({ client, schema });
+  return {
+    db,
+    kind: "pglite",
+    migrate: () => migratePglite(db, { migrationsFolder }),
+    close: async () => {
+      await client.close();
+      onClose();
+    },
+  };
 }

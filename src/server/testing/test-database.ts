@@ -1,8 +1,11 @@
 // A fresh, migrated database for one test file: in-memory PGlite, or (TEST_DB=postgres) a new
 // PostgreSQL database created from TEST_DATABASE_URL and dropped afterwards.
 import { randomBytes } from "node:crypto";
+import { readFile } from "node:fs/promises";
+import { PGlite } from "@electric-sql/pglite";
 import pg from "pg";
-import { openDatabase, type Database } from "../db/client.ts";
+import { inject } from "vitest";
+import { openDatabase, wrapPglite, type Database } from "../db/client.ts";
 
 export type TestDatabaseKind = "pglite" | "postgres";
 
@@ -22,9 +25,11 @@ async function withAdminClient<T>(adminUrl: string, fn: (client: pg.Client) => P
 
 export async function createTestDatabase(): Promise<Database> {
   if (testDatabaseKind() === "pglite") {
-    const database = await openDatabase({ kind: "pglite", dataDir: null });
-    await database.migrate();
-    return database;
+    // A copy of the database the global setup migrated once.
+    const template = await readFile(inject("pgliteTemplatePath"));
+    const client = new PGlite({ loadDataDir: new Blob([template]) });
+    await client.waitReady;
+    return wrapPglite(client, () => {});
   }
 
   const adminUrl = process.env.TEST_DATABASE_URL;

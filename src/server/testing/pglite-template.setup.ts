@@ -1,0 +1,28 @@
+// Vitest global setup: migrate one in-memory PGlite database and save it, so that every test
+// file starts from a copy (about 0.5 s) instead of creating and migrating its own (about 3 s).
+import { writeFile, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { PGlite } from "@electric-sql/pglite";
+import type { TestProject } from "vitest/node";
+import { migrate } from "drizzle-orm/pglite/migrator";
+import { drizzle } from "drizzle-orm/pglite";
+import { migrationsFolder } from "../paths.ts";
+
+declare module "vitest" {
+  export interface ProvidedContext {
+    pgliteTemplatePath: string;
+  }
+}
+
+export default async function setup(project: TestProject) {
+  const client = new PGlite();
+  await migrate(drizzle({ client }), { migrationsFolder });
+  const dump = await client.dumpDataDir("none");
+  await client.close();
+
+  const path = join(tmpdir(), `trading-academy-pglite-${process.pid}.tar`);
+  await writeFile(path, Buffer.from(await dump.arrayBuffer()));
+  project.provide("pgliteTemplatePath", path);
+  return () => rm(path, { force: true });
+}
