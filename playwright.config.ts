@@ -11,7 +11,7 @@ if (!existsSync(CHROMIUM)) {
 
 const PORT = 3210;
 export const E2E_BASE_URL = `http://localhost:${PORT}`;
-const DATA_DIR = "test-results/e2e-data";
+export const E2E_DATA_DIR = "test-results/e2e-data";
 
 export default defineConfig({
   testDir: "e2e",
@@ -41,15 +41,24 @@ export default defineConfig({
   },
   webServer: {
     // A fresh embedded database every run, on the built app, as `npm start` serves it.
-    command: `rm -rf ${DATA_DIR} && node dist/node/src/server/main.js`,
+    command: `rm -rf ${E2E_DATA_DIR} && node dist/node/src/server/main.js`,
     url: `${E2E_BASE_URL}/api/health`,
     reuseExistingServer: false,
     timeout: 60_000,
     env: {
       PORT: String(PORT),
-      DATA_DIR,
+      DATA_DIR: E2E_DATA_DIR,
       LOG_LEVEL: "warn",
       CHAT_WIDGET_URL: `${E2E_BASE_URL}/dev/fakes/chat-widget.js`,
+      // Sign-in providers: the app's own development stand-ins, speaking the real protocols.
+      GOOGLE_CLIENT_ID: "e2e-google-client",
+      GOOGLE_CLIENT_SECRET: "e2e-google-secret",
+      GOOGLE_DISCOVERY_URL: `${E2E_BASE_URL}/dev/fakes/google/.well-known/openid-configuration`,
+      MQL5_CLIENT_ID: "e2e-mql5-client",
+      MQL5_CLIENT_SECRET: "e2e-mql5-secret",
+      MQL5_AUTHORIZE_URL: `${E2E_BASE_URL}/dev/fakes/mql5/en/oauth/login`,
+      MQL5_TOKEN_URL: `${E2E_BASE_URL}/dev/fakes/mql5/api/oauth/access_token`,
+      MQL5_USERINFO_URL: `${E2E_BASE_URL}/dev/fakes/mql5/api/oauth/user_info`,
     },
   },
 });

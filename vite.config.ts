@@ -10,6 +10,14 @@ export default defineConfig({
     emptyOutDir: true,
     target: "es2022",
     sourcemap: true,
+    rolldownOptions: {
+      output: {
+        // The libraries every page needs travel together in one cacheable file.
+        codeSplitting: {
+          groups: [{ name: "vendor", test: /node_modules[\\/](react|react-dom|scheduler|react-router|@tanstack|zod)[\\/]/ }],
+        },
+      },
+    },
   },
   server: {
     port: 5173,

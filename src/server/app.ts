@@ -9,9 +9,17 @@ import {
 import { devFakesRoutes } from "../../dev/fakes/fakes.routes.ts";
 import type { Database, Db } from "./db/client.ts";
 import type { Env } from "./env.ts";
+import { createAuth, type Auth } from "./auth/auth.ts";
+import { operatorRoutes } from "./cli/operator.routes.ts";
+import { authRoutes } from "./auth/auth.routes.ts";
+import { accountsRoutes } from "./features/accounts/accounts.routes.ts";
+import { devMailRoutes } from "./features/dev-mail/dev-mail.routes.ts";
+import { createMailer, type Mailer } from "./integrations/mail.ts";
+import { databaseRateLimitStore } from "./plugins/rate-limit-store.ts";
 import { catalogRoutes } from "./features/catalog/catalog.routes.ts";
 import { CONTACT_FORWARD_JOB } from "./features/contact/contact.service.ts";
 import { contactRoutes } from "./features/contact/contact.routes.ts";
+import { learningRoutes } from "./features/learning/learning.routes.ts";
 import { healthRoutes } from "./features/health/health.routes.ts";
 import { siteRoutes } from "./features/site/site.routes.ts";
 import { forwardContactMessage, type ContactMessage } from "./integrations/contact-webhook.ts";
@@ -25,6 +33,8 @@ declare module "fastify" {
     env: Env;
     db: Db;
     jobs: JobRunner;
+    auth: Auth;
+    mailer: Mailer;
   }
 }
 
@@ -34,6 +44,8 @@ export type AppOptions = {
   /** Serve the built browser app from dist/web (off in API tests). */
   serveWeb?: boolean;
   logger?: boolean;
+  /** When set, the CLI may send operator commands to this server with the token. */
+  operatorToken?: string;
 };
 
 export const BODY_LIMIT_BYTES = 64 * 1024;
@@ -68,20 +80,32 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.decorate("env", env);
   app.decorate("db", database.db);
   app.decorate("jobs", createJobRunner({ db: database.db, handlers: jobHandlers, log: app.log }));
+  const mailer = createMailer({ env, db: database.db, log: app.log });
+  app.decorate("mailer", mailer);
+  app.decorate("auth", createAuth({ env, db: database.db, mailer, log: app.log }));
+  app.decorateRequest("user", null);
 
   await registerSecurityHeaders(app, env);
-  await app.register(rateLimit, { global: false });
+  await app.register(rateLimit, { global: false, store: databaseRateLimitStore(database.db) });
 
   await app.register(healthRoutes);
+  await app.register(authRoutes);
+  await app.register(accountsRoutes);
   await app.register(siteRoutes);
   await app.register(catalogRoutes);
   await app.register(contactRoutes);
-  if (!env.isProduction) await app.register(devFakesRoutes);
+  await app.register(learningRoutes);
+  if (options.operatorToken) await app.register(operatorRoutes(options.operatorToken));
+  if (!env.isProduction) {
+    await app.register(devFakesRoutes);
+    await app.register(devMailRoutes);
+  }
 
   await registerSpa(app, { serveWeb: options.serveWeb ?? true });
 
   app.addHook("onClose", async () => {
     await app.jobs.stop();
+    mailer.close();
   });
   return app;
 }

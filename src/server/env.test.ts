@@ -62,8 +62,13 @@ describe("readEnv", () => {
     expect(env.chatWidgetUrl).toBe("https://embed.tawk.to/abc/default");
   });
 
+  it("refuses production without an AUTH_SECRET", () => {
+    expect(() => readEnv({ NODE_ENV: "production" })).toThrow(/AUTH_SECRET/);
+    expect(() => readEnv({ NODE_ENV: "production", AUTH_SECRET: "short" })).toThrow(/AUTH_SECRET/);
+  });
+
   it("marks production", () => {
-    const env = readEnv({ NODE_ENV: "production" });
+    const env = readEnv({ NODE_ENV: "production", AUTH_SECRET: "x".repeat(32) });
     expect(env.nodeEnv).toBe("production");
     expect(env.isProduction).toBe(true);
   });

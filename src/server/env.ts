@@ -14,6 +14,19 @@ const envSchema = z.object({
   DATABASE_URL: optionalUrl,
   DATA_DIR: z.string().default("data"),
 
+  AUTH_SECRET: z.string().min(32, "must be at least 32 characters").optional(),
+  SMTP_URL: optionalUrl,
+  MAIL_FROM: z.string().default("Trading Academy <no-reply@tradingacademy.com>"),
+
+  GOOGLE_CLIENT_ID: z.string().optional(),
+  GOOGLE_CLIENT_SECRET: z.string().optional(),
+  GOOGLE_DISCOVERY_URL: z.url().default("https://accounts.google.com/.well-known/openid-configuration"),
+  MQL5_CLIENT_ID: z.string().optional(),
+  MQL5_CLIENT_SECRET: z.string().optional(),
+  MQL5_AUTHORIZE_URL: z.url().default("https://www.mql5.com/en/oauth/login"),
+  MQL5_TOKEN_URL: z.url().default("https://www.mql5.com/api/oauth/access_token"),
+  MQL5_USERINFO_URL: z.url().default("https://www.mql5.com/api/oauth/user_info"),
+
   CONTACT_WEBHOOK_URL: optionalUrl,
   CHAT_WIDGET_URL: optionalUrl,
   SUPPORT_EMAIL: z.email().default("support@tradingacademy.com"),
@@ -55,7 +68,20 @@ export type Env = {
   supportEmail: string;
   supportPhone: string;
   socialLinks: { label: string; href: string }[];
+  authSecret: string;
+  mail: { smtpUrl: string | null; from: string };
+  google: { clientId: string; clientSecret: string; discoveryUrl: string } | null;
+  mql5: {
+    clientId: string;
+    clientSecret: string;
+    authorizeUrl: string;
+    tokenUrl: string;
+    userInfoUrl: string;
+  } | null;
 };
+
+// Development and tests only: production refuses to start without AUTH_SECRET.
+const DEVELOPMENT_AUTH_SECRET = "development-only-secret-not-for-production-use";
 
 export class EnvError extends Error {}
 
@@ -69,9 +95,13 @@ export function readEnv(source: Record<string, string | undefined> = process.env
     throw new EnvError(`Invalid configuration:\n  ${problems.join("\n  ")}`);
   }
   const env = parsed.data;
+  const isProduction = env.NODE_ENV === "production";
+  if (isProduction && !env.AUTH_SECRET) {
+    throw new EnvError("Invalid configuration:\n  AUTH_SECRET: required in production (32+ random characters)");
+  }
   return {
     nodeEnv: env.NODE_ENV,
-    isProduction: env.NODE_ENV === "production",
+    isProduction,
     port: env.PORT,
     host: env.HOST,
     appUrl: (env.APP_URL ?? `http://localhost:${env.PORT}`).replace(/\/$/, ""),
@@ -84,5 +114,25 @@ export function readEnv(source: Record<string, string | undefined> = process.env
     supportEmail: env.SUPPORT_EMAIL,
     supportPhone: env.SUPPORT_PHONE,
     socialLinks: env.SOCIAL_LINKS,
+    authSecret: env.AUTH_SECRET ?? DEVELOPMENT_AUTH_SECRET,
+    mail: { smtpUrl: env.SMTP_URL ?? null, from: env.MAIL_FROM },
+    google:
+      env.GOOGLE_CLIENT_ID && env.GOOGLE_CLIENT_SECRET
+        ? {
+            clientId: env.GOOGLE_CLIENT_ID,
+            clientSecret: env.GOOGLE_CLIENT_SECRET,
+            discoveryUrl: env.GOOGLE_DISCOVERY_URL,
+          }
+        : null,
+    mql5:
+      env.MQL5_CLIENT_ID && env.MQL5_CLIENT_SECRET
+        ? {
+            clientId: env.MQL5_CLIENT_ID,
+            clientSecret: env.MQL5_CLIENT_SECRET,
+            authorizeUrl: env.MQL5_AUTHORIZE_URL,
+            tokenUrl: env.MQL5_TOKEN_URL,
+            userInfoUrl: env.MQL5_USERINFO_URL,
+          }
+        : null,
   };
 }

@@ -4,6 +4,7 @@ import { openDatabase } from "./db/client.ts";
 import { seedDatabase } from "./db/seed.ts";
 import { EnvError, readEnv } from "./env.ts";
 import { DataDirInUseError } from "./db/pglite-lock.ts";
+import { newOperatorToken, openOperatorChannel } from "./cli/operator-channel.ts";
 
 async function main() {
   const env = readEnv();
@@ -11,8 +12,12 @@ async function main() {
   await database.migrate();
   await seedDatabase(database.db);
 
-  const app = await buildApp({ env, database });
+  // The embedded database is single-process: operator commands come through this server.
+  const dataDir = env.database.kind === "pglite" ? env.database.dataDir : null;
+  const operatorToken = dataDir ? newOperatorToken() : undefined;
+  const app = await buildApp({ env, database, operatorToken });
   app.jobs.start();
+  let closeOperatorChannel = () => {};
 
   let closing = false;
   const shutdown = async (signal: string) => {
@@ -20,6 +25,7 @@ async function main() {
     closing = true;
     app.log.info({ signal }, "shutting down");
     const forceExit = setTimeout(() => process.exit(1), 10_000).unref();
+    closeOperatorChannel();
     await app.close();
     await database.close();
     clearTimeout(forceExit);
@@ -29,6 +35,10 @@ async function main() {
   process.on("SIGTERM", () => void shutdown("SIGTERM"));
 
   await app.listen({ port: env.port, host: env.host });
+  const address = app.server.address();
+  if (dataDir && operatorToken && typeof address === "object" && address) {
+    closeOperatorChannel = openOperatorChannel(dataDir, { port: address.port, token: operatorToken });
+  }
 }
 
 main().catch((error: unknown) => {

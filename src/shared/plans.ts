@@ -42,3 +42,28 @@ export const PLAN_LABELS: Record<Plan, string> = {
   advanced: "Advanced",
   admin: "Admin",
 };
+
+export type Entitlement = {
+  subscriptionPlan: Plan | null;
+  subscriptionStatus: SubscriptionStatus;
+  subscriptionEnd: Date | null;
+};
+
+/**
+ * The plan a user actually has now: a paid plan counts only while its period runs; admin and
+ * legacyFree never expire; a user without a plan is free.
+ */
+export function effectivePlan(user: Entitlement, now: Date): Plan {
+  const plan = user.subscriptionPlan ?? "legacyFree";
+  if (plan === "admin" || plan === "legacyFree") return plan;
+  const active =
+    user.subscriptionStatus === "active" &&
+    user.subscriptionEnd !== null &&
+    user.subscriptionEnd.getTime() > now.getTime();
+  return active ? plan : "legacyFree";
+}
+
+/** "Access Level" as the avatar menu shows it: the plan, or Free. */
+export function accessLevelLabel(plan: Plan): string {
+  return plan === "legacyFree" ? "Free" : PLAN_LABELS[plan];
+}

@@ -7,6 +7,13 @@ export const CLIENT_ROUTES = [
   "/terms",
   "/privacy",
   "/chat",
+  "/login",
+  "/register",
+  "/forgot-password",
+  "/reset-password",
+  "/verify-email",
+  "/program",
+  "/program/:track",
 ] as const;
 
 const patterns = CLIENT_ROUTES.map(

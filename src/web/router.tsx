@@ -1,6 +1,7 @@
 // The browser's table of contents: every page and where it lives. Pages other than the home
 // page load on demand, so the first visit downloads only what it shows.
 import { createBrowserRouter } from "react-router";
+import { RequireUser } from "./features/accounts/guards.tsx";
 import { HomePage } from "./features/site/home-page.tsx";
 import { Layout } from "./features/site/layout.tsx";
 import { NotFoundPage } from "./features/site/not-found-page.tsx";
@@ -29,6 +30,47 @@ export const router = createBrowserRouter([
       {
         path: "/chat",
         lazy: async () => ({ Component: (await import("./features/chat/chat-page.tsx")).ChatPage }),
+      },
+      {
+        path: "/login",
+        lazy: async () => ({ Component: (await import("./features/accounts/login-page.tsx")).LoginPage }),
+      },
+      {
+        path: "/register",
+        lazy: async () => ({ Component: (await import("./features/accounts/register-page.tsx")).RegisterPage }),
+      },
+      {
+        path: "/forgot-password",
+        lazy: async () => ({
+          Component: (await import("./features/accounts/forgot-password-page.tsx")).ForgotPasswordPage,
+        }),
+      },
+      {
+        path: "/reset-password",
+        lazy: async () => ({
+          Component: (await import("./features/accounts/reset-password-page.tsx")).ResetPasswordPage,
+        }),
+      },
+      {
+        path: "/verify-email",
+        lazy: async () => ({
+          Component: (await import("./features/accounts/verify-email-page.tsx")).VerifyEmailPage,
+        }),
+      },
+      {
+        element: <RequireUser />,
+        children: [
+          {
+            path: "/program",
+            lazy: async () => ({
+              Component: (await import("./features/catalog/program-list-page.tsx")).ProgramListPage,
+            }),
+          },
+          {
+            path: "/program/:track",
+            lazy: async () => ({ Component: (await import("./features/learning/track-page.tsx")).TrackPage }),
+          },
+        ],
       },
       { path: "*", element: <NotFoundPage /> },
     ],

@@ -1,10 +1,13 @@
 // Operator commands: npm run cli -- migrate | seed | set-plan <email> <plan>
+// With the embedded database held by a running server, the command goes through that server.
+import * as z from "zod/mini";
 import { openDatabase } from "../db/client.ts";
 import { DataDirInUseError } from "../db/pglite-lock.ts";
-import { seedDatabase } from "../db/seed.ts";
 import { EnvError, readEnv } from "../env.ts";
-import { setUserPlan, UserNotFoundError } from "../features/users/users.service.ts";
-import { PLANS, type Plan } from "../../shared/plans.ts";
+import { HttpError } from "../plugins/errors.ts";
+import { PLANS } from "../../shared/plans.ts";
+import { operatorCommandSchema, runOperatorCommand, type OperatorCommand } from "./commands.ts";
+import { readOperatorChannel } from "./operator-channel.ts";
 
 const USAGE = `Usage: npm run cli -- <command>
 
@@ -13,50 +16,53 @@ Commands:
   seed                      migrate, then add the demo programs to an empty catalogue
   set-plan <email> <plan>   give an account a plan (${PLANS.join(", ")})`;
 
-class UsageError extends Error {}
+const serverReplySchema = z.object({
+  message: z.optional(z.string()),
+  error: z.optional(z.object({ message: z.string() })),
+});
 
-function isPlan(value: string): value is Plan {
-  return (PLANS as readonly string[]).includes(value);
+class UsageError extends Error {}
+class CommandFailed extends Error {}
+
+function parseCommand([name, email, plan]: string[]): OperatorCommand {
+  if (!name) throw new UsageError("No command given.");
+  const parsed = operatorCommandSchema.safeParse({ name, email, plan });
+  if (parsed.success) return parsed.data;
+  if (name === "set-plan") throw new UsageError(`set-plan needs an email and one of: ${PLANS.join(", ")}.`);
+  throw new UsageError(`Unknown command "${name}".`);
 }
 
-type Command =
-  | { name: "migrate" }
-  | { name: "seed" }
-  | { name: "set-plan"; email: string; plan: Plan };
-
-function parseCommand([name, email, plan]: string[]): Command {
-  if (name === "migrate" || name === "seed") return { name };
-  if (name === "set-plan") {
-    if (!email || !plan || !isPlan(plan)) {
-      throw new UsageError(`set-plan needs an email and one of: ${PLANS.join(", ")}.`);
-    }
-    return { name, email, plan };
-  }
-  throw new UsageError(name ? `Unknown command "${name}".` : "No command given.");
+async function runThroughServer(dataDir: string, command: OperatorCommand, inUse: DataDirInUseError) {
+  const channel = readOperatorChannel(dataDir);
+  if (!channel) throw inUse;
+  const response = await fetch(`http://127.0.0.1:${channel.port}/api/operator/commands`, {
+    method: "POST",
+    headers: { "content-type": "application/json", authorization: `Bearer ${channel.token}` },
+    body: JSON.stringify(command),
+  }).catch(() => {
+    throw inUse;
+  });
+  const reply = serverReplySchema.safeParse(await response.json().catch(() => null));
+  const message = reply.success ? (reply.data.message ?? reply.data.error?.message) : undefined;
+  if (!response.ok) throw new CommandFailed(message ?? `The server answered ${response.status}.`);
+  return `${message ?? "Done."} (through the running server)`;
 }
 
 async function run(args: string[]): Promise<string> {
   const command = parseCommand(args);
-  const database = await openDatabase(readEnv().database);
+  const env = readEnv();
+  let database;
+  try {
+    database = await openDatabase(env.database);
+  } catch (error) {
+    if (error instanceof DataDirInUseError && env.database.kind === "pglite" && env.database.dataDir) {
+      return runThroughServer(env.database.dataDir, command, error);
+    }
+    throw error;
+  }
   try {
     await database.migrate();
-    switch (command.name) {
-      case "migrate":
-        return "Migrations applied.";
-      case "seed": {
-        const { seeded } = await seedDatabase(database.db);
-        return seeded ? "Demo programs added." : "Already seeded: nothing changed.";
-      }
-      case "set-plan":
-        await setUserPlan(database.db, {
-          email: command.email,
-          plan: command.plan,
-          actorId: null,
-          reason: "operator command set-plan",
-          now: new Date(),
-        });
-        return `${command.email} now has the ${command.plan} plan.`;
-    }
+    return await runOperatorCommand(database.db, command);
   } finally {
     await database.close();
   }
@@ -69,7 +75,8 @@ run(process.argv.slice(2)).then(
     else if (
       error instanceof EnvError ||
       error instanceof DataDirInUseError ||
-      error instanceof UserNotFoundError
+      error instanceof HttpError ||
+      error instanceof CommandFailed
     )
       console.error(error.message);
     else console.error(error);

@@ -1,6 +1,7 @@
 // The data model: every entity of the product, auth tables included, in one Drizzle schema.
 import { sql } from "drizzle-orm";
 import {
+  bigint,
   bigserial,
   boolean,
   check,
@@ -52,8 +53,9 @@ export const users = pgTable(
     emailVerified: boolean("email_verified").notNull().default(false),
     image: text("image"),
     provider: providerEnum("provider"),
-    // Nullable on purpose: the admin "Fix Missing Subscription Plans" tool repairs rows without one.
-    subscriptionPlan: planEnum("subscription_plan"),
+    // Every new account starts on legacyFree. Nullable on purpose: the admin "Fix Missing
+    // Subscription Plans" tool repairs rows imported without one.
+    subscriptionPlan: planEnum("subscription_plan").default("legacyFree"),
     subscriptionStatus: subscriptionStatusEnum("subscription_status").notNull().default("inactive"),
     subscriptionStart: timestamp("subscription_start", { withTimezone: true }),
     subscriptionEnd: timestamp("subscription_end", { withTimezone: true }),
@@ -135,6 +137,39 @@ export const verifications = pgTable(
   (table) => [index("verifications_identifier_idx").on(table.identifier)],
 );
 
+/** rate_limits: the auth library's request counters, shared by every app server. */
+export const rateLimits = pgTable("rate_limits", {
+  id: text("id").primaryKey(),
+  key: text("key").notNull().unique(),
+  count: integer("count").notNull(),
+  lastRequest: bigint("last_request", { mode: "number" }).notNull(),
+});
+
+/** login_failures: failed password sign-ins per account, for the per-account lockout. */
+export const loginFailures = pgTable(
+  "login_failures",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    email: text("email").notNull(),
+    createdAt: createdAt(),
+  },
+  (table) => [index("login_failures_email_idx").on(table.email, table.createdAt)],
+);
+
+/** dev_mail: the development mailbox, used instead of SMTP when SMTP_URL is unset (never in production). */
+export const devMail = pgTable(
+  "dev_mail",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    to: text("to").notNull(),
+    subject: text("subject").notNull(),
+    text: text("text").notNull(),
+    html: text("html").notNull(),
+    createdAt: createdAt(),
+  },
+  (table) => [index("dev_mail_to_idx").on(table.to, table.createdAt)],
+);
+
 /** programs: the document id is the track id (beginner, intermediate, advanced). */
 export const programs = pgTable("programs", {
   id: text("id").primaryKey(),
@@ -193,6 +228,25 @@ export const userProgress = pgTable(
     updatedAt: updatedAt(),
   },
   (table) => [primaryKey({ columns: [table.userId, table.programId] })],
+);
+
+/** quiz_attempts: every answer a learner chose, checked on the server. */
+export const quizAttempts = pgTable(
+  "quiz_attempts",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    programId: text("program_id")
+      .notNull()
+      .references(() => programs.id, { onDelete: "cascade", onUpdate: "cascade" }),
+    questionIndex: integer("question_index").notNull(),
+    option: text("option").notNull(),
+    correct: boolean("correct").notNull(),
+    createdAt: createdAt(),
+  },
+  (table) => [index("quiz_attempts_user_program_idx").on(table.userId, table.programId, table.createdAt)],
 );
 
 export const contacts = pgTable(

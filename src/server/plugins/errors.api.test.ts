@@ -178,7 +178,7 @@ describe("error responses", () => {
 describe("security headers in production", () => {
   let t: TestApp;
   beforeAll(async () => {
-    t = await createTestApp({ seed: false, env: { NODE_ENV: "production" } });
+    t = await createTestApp({ seed: false, env: { NODE_ENV: "production", AUTH_SECRET: "x".repeat(32) } });
   });
   afterAll(() => t.close());
 

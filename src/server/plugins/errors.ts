@@ -1,6 +1,6 @@
 // One error shape for every failure: { error: { code, message } }. 4xx say what was wrong;
 // 5xx are logged in full and answered with a plain sentence, never a stack trace.
-import type { FastifyError, FastifyInstance } from "fastify";
+import type { FastifyError, FastifyInstance, FastifyReply } from "fastify";
 import { hasZodFastifySchemaValidationErrors } from "fastify-type-provider-zod";
 
 export const GENERIC_ERROR_MESSAGE = "An unexpected error occurred. Please try again.";
@@ -13,17 +13,24 @@ const CLIENT_ERROR_MESSAGES: Record<string, string> = {
   FST_ERR_RATE_LIMIT_EXCEEDED: "Too many requests. Please try again later.",
 };
 
-export function sendError(
-  reply: { code(status: number): { send(body: unknown): unknown } },
-  status: number,
-  code: string,
-  message: string,
-) {
+/** An error a route throws on purpose: answered with its status, code and message as they are. */
+export class HttpError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+export function sendError(reply: FastifyReply, status: number, code: string, message: string): FastifyReply {
   return reply.code(status).send({ error: { code, message } });
 }
 
 export function registerErrorHandling(app: FastifyInstance) {
-  app.setErrorHandler((error: FastifyError, request, reply) => {
+  app.setErrorHandler((error: FastifyError | HttpError, request, reply) => {
+    if (error instanceof HttpError) return sendError(reply, error.status, error.code, error.message);
     if (hasZodFastifySchemaValidationErrors(error)) {
       const first = error.validation[0];
       return sendError(reply, 400, "VALIDATION", first?.message ?? "The request is not valid.");

@@ -44,9 +44,19 @@ export async function createTestDatabase(): Promise<Database> {
     ...database,
     async close() {
       await database.close();
-      await withAdminClient(adminUrl, (client) =>
-        client.query(`drop database if exists ${name} with (force)`),
-      );
+      await withAdminClient(adminUrl, async (client) => {
+        // pool.end() resolves before its connections have closed. Dropping "with (force)" while
+        // one is still open terminates it, and the pool reports that as an unhandled error.
+        for (let attempt = 0; attempt < 100; attempt++) {
+          const { rows } = await client.query<{ open: number }>(
+            "select count(*)::int as open from pg_stat_activity where datname = $1",
+            [name],
+          );
+          if (rows[0]?.open === 0) break;
+          await new Promise((resolve) => setTimeout(resolve, 20));
+        }
+        await client.query(`drop database if exists ${name} with (force)`);
+      });
     },
   };
 }

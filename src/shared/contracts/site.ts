@@ -1,10 +1,14 @@
 import * as z from "zod/mini";
 
+/** Which sign-in providers this installation has configured. */
+export const authProvidersSchema = z.object({ google: z.boolean(), mql5: z.boolean() });
+
 /** What the browser needs to know of the server's configuration: public values only. */
 export const siteConfigSchema = z.object({
   chatWidgetUrl: z.nullable(z.string()),
   supportEmail: z.string(),
   supportPhone: z.string(),
   socialLinks: z.array(z.object({ label: z.string(), href: z.string() })),
+  auth: authProvidersSchema,
 });
 export type SiteConfig = z.infer<typeof siteConfigSchema>;

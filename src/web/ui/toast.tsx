@@ -12,7 +12,15 @@ const LazyToaster = lazy(async () => ({ default: (await loadSonner()).Toaster })
 export function Toasts() {
   return (
     <Suspense fallback={null}>
-      <LazyToaster position="top-right" duration={TOAST_DURATION_MS} closeButton richColors />
+      {/* Below the sticky header (64 px high), so a toast never covers the avatar or the menu button. */}
+      <LazyToaster
+        position="top-right"
+        offset={{ top: 80 }}
+        mobileOffset={{ top: 72 }}
+        duration={TOAST_DURATION_MS}
+        closeButton
+        richColors
+      />
     </Suspense>
   );
 }

@@ -8,5 +8,6 @@ export const siteRoutes: FastifyPluginAsyncZod = async (app) => {
     supportEmail: app.env.supportEmail,
     supportPhone: app.env.supportPhone,
     socialLinks: app.env.socialLinks,
+    auth: { google: app.env.google !== null, mql5: app.env.mql5 !== null },
   }));
 };

@@ -3,8 +3,13 @@ import { eq, sql } from "drizzle-orm";
 import type { Plan } from "../../../shared/plans.ts";
 import type { Db } from "../../db/client.ts";
 import { auditLog, users } from "../../db/schema.ts";
+import { HttpError } from "../../plugins/errors.ts";
 
-export class UserNotFoundError extends Error {}
+export class UserNotFoundError extends HttpError {
+  constructor(email: string) {
+    super(404, "USER_NOT_FOUND", `No account found with the email ${email}.`);
+  }
+}
 
 /**
  * Gives a user a plan. A paid plan runs for one calendar month from now; admin and legacyFree
@@ -20,7 +25,7 @@ export async function setUserPlan(
       .from(users)
       .where(sql`lower(${users.email}) = lower(${input.email})`)
       .for("update");
-    if (!user) throw new UserNotFoundError(`No account found with the email ${input.email}.`);
+    if (!user) throw new UserNotFoundError(input.email);
 
     const paid = input.plan === "intermediate" || input.plan === "advanced";
     const next = {

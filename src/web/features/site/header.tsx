@@ -1,5 +1,7 @@
 import { useState } from "react";
 import { Link, NavLink, useLocation } from "react-router";
+import { AccountMenu } from "../accounts/account-menu.tsx";
+import { useSignedInUser, useSignOut } from "../accounts/session-api.ts";
 
 const NAV_LINKS = [
   { to: "/", label: "Home" },
@@ -10,6 +12,8 @@ const NAV_LINKS = [
 ] as const;
 
 export function Header() {
+  const { user, isPending } = useSignedInUser();
+  const signOut = useSignOut();
   const [menuOpen, setMenuOpen] = useState(false);
   const location = useLocation();
   const [menuPath, setMenuPath] = useState(location.pathname);
@@ -50,18 +54,47 @@ export function Header() {
                 </NavLink>
               </li>
             ))}
+            {user?.isAdmin && (
+              <li>
+                <NavLink to="/admin">Admin</NavLink>
+              </li>
+            )}
           </ul>
-          <ul className="nav-actions">
-            <li>
-              <NavLink to="/login">Login</NavLink>
-            </li>
-            <li>
-              <Link to="/register" className="button button-small">
-                Sign Up
-              </Link>
-            </li>
-          </ul>
+          {/* Until the session is known, show neither set of actions rather than the wrong one. */}
+          {!isPending && (
+            <ul className="nav-actions">
+              {user ? (
+                <>
+                  <li>
+                    <NavLink to="/subscription">Subscription</NavLink>
+                  </li>
+                  <li>
+                    <button
+                      type="button"
+                      className="button button-small button-ghost"
+                      disabled={signOut.isPending}
+                      onClick={() => signOut.mutate()}
+                    >
+                      {signOut.isPending ? "Logging out..." : "Logout"}
+                    </button>
+                  </li>
+                </>
+              ) : (
+                <>
+                  <li>
+                    <NavLink to="/login">Login</NavLink>
+                  </li>
+                  <li>
+                    <Link to="/register" className="button button-small">
+                      Sign Up
+                    </Link>
+                  </li>
+                </>
+              )}
+            </ul>
+          )}
         </nav>
+        {user && <AccountMenu user={user} signingOut={signOut.isPending} onSignOut={() => signOut.mutate()} />}
       </div>
     </header>
   );

@@ -1,8 +1,16 @@
-import { Link } from "react-router";
+import { Link, Navigate, useSearchParams } from "react-router";
+import { useSignedInUser } from "../accounts/session-api.ts";
+import { safeRedirectPath } from "../accounts/redirects.ts";
 import { ProgramCards } from "../catalog/program-cards.tsx";
 import { HeroVideo } from "./hero-video.tsx";
 
 export function HomePage() {
+  const [searchParams] = useSearchParams();
+  const { user } = useSignedInUser();
+  // A signed-in visitor sent here with somewhere to go (e.g. back from Google) goes there.
+  const redirect = safeRedirectPath(searchParams.get("redirect"));
+  if (user && redirect) return <Navigate to={redirect} replace />;
+
   return (
     <>
       <section className="hero">

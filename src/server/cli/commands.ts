@@ -1,0 +1,35 @@
+// The operator commands, run either by the CLI on the database directly or, when the embedded
+// database is held by a running server, by that server on the CLI's behalf.
+import * as z from "zod/mini";
+import { PLANS } from "../../shared/plans.ts";
+import type { Db } from "../db/client.ts";
+import { seedDatabase } from "../db/seed.ts";
+import { setUserPlan } from "../features/users/users.service.ts";
+
+export const operatorCommandSchema = z.discriminatedUnion("name", [
+  z.object({ name: z.literal("migrate") }),
+  z.object({ name: z.literal("seed") }),
+  z.object({ name: z.literal("set-plan"), email: z.string().check(z.minLength(3)), plan: z.enum(PLANS) }),
+]);
+export type OperatorCommand = z.infer<typeof operatorCommandSchema>;
+
+/** Runs a command on an open, migrated database; resolves with what to tell the operator. */
+export async function runOperatorCommand(db: Db, command: OperatorCommand): Promise<string> {
+  switch (command.name) {
+    case "migrate":
+      return "Migrations applied.";
+    case "seed": {
+      const { seeded } = await seedDatabase(db);
+      return seeded ? "Demo programs added." : "Already seeded: nothing changed.";
+    }
+    case "set-plan":
+      await setUserPlan(db, {
+        email: command.email,
+        plan: command.plan,
+        actorId: null,
+        reason: "operator command set-plan",
+        now: new Date(),
+      });
+      return `${command.email} now has the ${command.plan} plan.`;
+  }
+}

@@ -1,0 +1,54 @@
+// The account emails: each has a plain-text part and a simple HTML part with the product's name.
+import type { MailMessage } from "../../integrations/mail.ts";
+
+const PRODUCT = "Trading Academy";
+
+function escapeHtml(value: string): string {
+  return value.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+
+function layout(options: { heading: string; paragraphs: string[]; action: { label: string; url: string } }) {
+  const paragraphs = options.paragraphs.map((p) => `<p style="margin:0 0 16px">${escapeHtml(p)}</p>`).join("");
+  return `<!doctype html><html lang="en"><body style="margin:0;background:#f5f7fb;font-family:Arial,Helvetica,sans-serif;color:#172033">
+<table role="presentation" width="100%" cellpadding="0" cellspacing="0"><tr><td align="center" style="padding:24px">
+<table role="presentation" width="560" cellpadding="0" cellspacing="0" style="max-width:560px;background:#ffffff;border-radius:10px">
+<tr><td style="background:#0b1f3a;color:#ffffff;padding:16px 24px;font-size:18px;font-weight:bold;border-radius:10px 10px 0 0">${PRODUCT}</td></tr>
+<tr><td style="padding:24px">
+<h1 style="font-size:20px;margin:0 0 16px;color:#0b1f3a">${escapeHtml(options.heading)}</h1>
+${paragraphs}
+<p style="margin:24px 0"><a href="${escapeHtml(options.action.url)}" style="background:#1d4ed8;color:#ffffff;padding:12px 20px;border-radius:8px;text-decoration:none;font-weight:bold">${escapeHtml(options.action.label)}</a></p>
+<p style="margin:0;font-size:13px;color:#4b5565">If the button does not work, copy this link into your browser:<br>${escapeHtml(options.action.url)}</p>
+</td></tr></table></td></tr></table></body></html>`;
+}
+
+function greeting(name: string) {
+  return name ? `Hello ${name},` : "Hello,";
+}
+
+export function verificationEmail(input: { to: string; name: string; url: string }): MailMessage {
+  const paragraphs = [
+    greeting(input.name),
+    `Please confirm your email address to finish creating your ${PRODUCT} account.`,
+    "The link works for 24 hours. If you did not sign up, you can ignore this email.",
+  ];
+  return {
+    to: input.to,
+    subject: `Verify your email for ${PRODUCT}`,
+    text: `${paragraphs.join("\n\n")}\n\nVerify your email: ${input.url}\n\n${PRODUCT}`,
+    html: layout({ heading: "Verify your email", paragraphs, action: { label: "Verify email", url: input.url } }),
+  };
+}
+
+export function passwordResetEmail(input: { to: string; name: string; url: string }): MailMessage {
+  const paragraphs = [
+    greeting(input.name),
+    `Someone asked to reset the password of your ${PRODUCT} account.`,
+    "The link works for 1 hour. If it was not you, ignore this email: your password stays the same.",
+  ];
+  return {
+    to: input.to,
+    subject: `Reset your ${PRODUCT} password`,
+    text: `${paragraphs.join("\n\n")}\n\nReset your password: ${input.url}\n\n${PRODUCT}`,
+    html: layout({ heading: "Reset your password", paragraphs, action: { label: "Reset password", url: input.url } }),
+  };
+}

@@ -1,0 +1,94 @@
+// Registration and password reset requests: what Better Auth does not decide on its own
+// (the spec's answers for an email that is already registered, and a failed verification mail).
+import { APIError } from "better-auth/api";
+import { sql } from "drizzle-orm";
+import { AUTH_MESSAGES, type RegisterResponse } from "../../../shared/contracts/accounts.ts";
+import { accessLevelLabel, tracksForPlan, type Plan } from "../../../shared/plans.ts";
+import { resetMailSent, type Auth } from "../../auth/auth.ts";
+import type { CurrentUser } from "../../auth/session.ts";
+import type { Db } from "../../db/client.ts";
+import { users } from "../../db/schema.ts";
+import { HttpError } from "../../plugins/errors.ts";
+
+async function findUserByEmail(db: Db, email: string) {
+  const [user] = await db
+    .select({ id: users.id, emailVerified: users.emailVerified })
+    .from(users)
+    .where(sql`lower(${users.email}) = ${email.toLowerCase()}`);
+  return user ?? null;
+}
+
+/** Sends the verification mail; false when the mail could not be sent. */
+async function sendVerification(auth: Auth, email: string, headers: Headers): Promise<boolean> {
+  try {
+    await auth.api.sendVerificationEmail({ body: { email }, headers });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+export async function register(
+  deps: { db: Db; auth: Auth },
+  input: { fullName: string; email: string; password: string },
+  headers: Headers,
+): Promise<RegisterResponse> {
+  const existing = await findUserByEmail(deps.db, input.email);
+  if (existing?.emailVerified) throw new HttpError(409, "ALREADY_VERIFIED", AUTH_MESSAGES.alreadyVerified);
+  if (existing) {
+    if (!(await sendVerification(deps.auth, input.email, headers))) {
+      throw new HttpError(502, "MAIL_FAILED", AUTH_MESSAGES.verificationMailFailed);
+    }
+    return { status: "verification-resent", message: AUTH_MESSAGES.verificationResent };
+  }
+
+  try {
+    await deps.auth.api.signUpEmail({
+      body: { name: input.fullName, email: input.email, password: input.password },
+      headers,
+    });
+  } catch (error) {
+    if (error instanceof APIError && error.body?.code?.startsWith("USER_ALREADY_EXISTS")) {
+      throw new HttpError(409, "EMAIL_IN_USE", AUTH_MESSAGES.emailInUse);
+    }
+    if (error instanceof APIError && error.statusCode < 500) {
+      throw new HttpError(400, error.body?.code ?? "INVALID", AUTH_MESSAGES.authFailed);
+    }
+    throw new HttpError(500, "REGISTRATION_FAILED", AUTH_MESSAGES.registrationFailed);
+  }
+
+  if (!(await sendVerification(deps.auth, input.email, headers))) {
+    return { status: "created-mail-failed", message: AUTH_MESSAGES.verificationMailFailed };
+  }
+  return { status: "created", message: AUTH_MESSAGES.registrationSuccess };
+}
+
+export async function requestPasswordReset(
+  deps: { db: Db; auth: Auth; appUrl: string },
+  email: string,
+  headers: Headers,
+): Promise<void> {
+  if (!(await findUserByEmail(deps.db, email))) {
+    throw new HttpError(404, "USER_NOT_FOUND", AUTH_MESSAGES.forgotNoUser);
+  }
+  const sent = await resetMailSent(() =>
+    deps.auth.api.requestPasswordReset({ body: { email, redirectTo: `${deps.appUrl}/reset-password` }, headers }),
+  );
+  if (!sent) throw new HttpError(502, "MAIL_FAILED", AUTH_MESSAGES.unexpected);
+}
+
+export function toMe(user: CurrentUser) {
+  const plan: Plan = user.plan;
+  return {
+    id: user.id,
+    email: user.email,
+    name: user.name,
+    emailVerified: user.emailVerified,
+    provider: user.provider,
+    plan,
+    accessLevel: accessLevelLabel(plan),
+    tracks: [...tracksForPlan(plan)],
+    isAdmin: plan === "admin",
+    subscriptionEnd: user.subscriptionEnd?.toISOString() ?? null,
+  };
+}

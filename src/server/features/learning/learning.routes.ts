@@ -1,0 +1,54 @@
+import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
+import {
+  LEARNING_MESSAGES,
+  moduleParamsSchema,
+  progressSummarySchema,
+  quizAnswerRequestSchema,
+  quizAnswerResponseSchema,
+  trackDetailSchema,
+  trackParamsSchema,
+  watchedResponseSchema,
+} from "../../../shared/contracts/learning.ts";
+import { requireUser, type CurrentUser } from "../../auth/session.ts";
+import { answerQuestion, getTrack, markWatched, progressSummary } from "./learning.service.ts";
+
+function learner(user: CurrentUser | null) {
+  if (!user) throw new Error("requireUser must run before a learning route");
+  return { id: user.id, plan: user.plan };
+}
+
+export const learningRoutes: FastifyPluginAsyncZod = async (app) => {
+  app.addHook("onRequest", requireUser);
+  app.addHook("onSend", async (_request, reply) => {
+    reply.header("cache-control", "no-store");
+  });
+
+  app.get("/api/progress", { schema: { response: { 200: progressSummarySchema } } }, async (request) => ({
+    programs: await progressSummary(app.db, learner(request.user).id),
+  }));
+
+  app.get(
+    "/api/programs/:track",
+    { schema: { params: trackParamsSchema, response: { 200: trackDetailSchema } } },
+    async (request) => getTrack(app.db, learner(request.user), request.params.track),
+  );
+
+  app.post(
+    "/api/programs/:track/modules/:moduleId/watched",
+    { schema: { params: moduleParamsSchema, response: { 200: watchedResponseSchema } } },
+    async (request) => ({
+      watched: await markWatched(app.db, learner(request.user), request.params.track, request.params.moduleId),
+    }),
+  );
+
+  app.post(
+    "/api/programs/:track/quiz/answers",
+    {
+      schema: { params: trackParamsSchema, body: quizAnswerRequestSchema, response: { 200: quizAnswerResponseSchema } },
+    },
+    async (request) => {
+      const correct = await answerQuestion(app.db, learner(request.user), request.params.track, request.body);
+      return { correct, message: correct ? LEARNING_MESSAGES.correct : LEARNING_MESSAGES.incorrect };
+    },
+  );
+};

@@ -1,0 +1,46 @@
+// Sends email: over SMTP when SMTP_URL is set, otherwise into the development mailbox (a table
+// read at /dev/mail). Production without SMTP_URL refuses to send rather than pretend.
+import nodemailer from "nodemailer";
+import type { FastifyBaseLogger } from "fastify";
+import type { Db } from "../db/client.ts";
+import { devMail } from "../db/schema.ts";
+import type { Env } from "../env.ts";
+
+export type MailMessage = { to: string; subject: string; text: string; html: string };
+
+export type Mailer = {
+  send(message: MailMessage): Promise<void>;
+  close(): void;
+};
+
+export class MailNotConfiguredError extends Error {}
+
+export function createMailer(options: { env: Env; db: Db; log: FastifyBaseLogger }): Mailer {
+  const { env, db, log } = options;
+  if (env.mail.smtpUrl) {
+    // A pooled transport keeps the SMTP connection open between messages.
+    const transport = nodemailer.createTransport({ url: env.mail.smtpUrl, pool: true });
+    return {
+      async send(message) {
+        await transport.sendMail({ from: env.mail.from, ...message });
+      },
+      close: () => transport.close(),
+    };
+  }
+  if (env.isProduction) {
+    return {
+      async send() {
+        throw new MailNotConfiguredError("SMTP_URL is not set: email cannot be sent.");
+      },
+      close() {},
+    };
+  }
+  return {
+    async send(message) {
+      await db.insert(devMail).values(message);
+      const links = message.text.match(/https?:\/\/\S+/g) ?? [];
+      log.info({ to: message.to, subject: message.subject, links }, "development mailbox: message stored");
+    },
+    close() {},
+  };
+}

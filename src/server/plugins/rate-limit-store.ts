@@ -1,0 +1,51 @@
+// A @fastify/rate-limit store in the database, so that every app server counts the same
+// requests (an in-memory counter would let each of N servers allow the limit again).
+import { randomUUID } from "node:crypto";
+import { sql } from "drizzle-orm";
+import type { RouteOptions } from "fastify";
+import type { Db } from "../db/client.ts";
+import { rateLimits } from "../db/schema.ts";
+
+type Result = { current: number; ttl: number };
+type Callback = (error: Error | null, result?: Result) => void;
+
+/** Counts one request for `key` in a fixed window; one statement, safe under concurrency. */
+export async function countRequest(db: Db, key: string, windowMs: number, nowMs: number): Promise<Result> {
+  const windowStart = nowMs - windowMs;
+  const rows = await db
+    .insert(rateLimits)
+    .values({ id: randomUUID(), key, count: 1, lastRequest: nowMs })
+    .onConflictDoUpdate({
+      target: rateLimits.key,
+      set: {
+        count: sql`case when ${rateLimits.lastRequest} <= ${windowStart} then 1 else ${rateLimits.count} + 1 end`,
+        lastRequest: sql`case when ${rateLimits.lastRequest} <= ${windowStart} then ${nowMs} else ${rateLimits.lastRequest} end`,
+      },
+    })
+    .returning({ count: rateLimits.count, windowStartedAt: rateLimits.lastRequest });
+  const row = rows[0];
+  if (!row) throw new Error("rate limit counter was not written");
+  return { current: row.count, ttl: Math.max(0, row.windowStartedAt + windowMs - nowMs) };
+}
+
+/** Builds the store class @fastify/rate-limit instantiates; each route gets its own key space. */
+export function databaseRateLimitStore(db: Db) {
+  return class DatabaseRateLimitStore {
+    prefix = "global:";
+
+    incr(key: string, callback: Callback, timeWindow: number) {
+      countRequest(db, `${this.prefix}${key}`, timeWindow, Date.now()).then(
+        (result) => callback(null, result),
+        (error: unknown) => callback(error instanceof Error ? error : new Error(String(error))),
+      );
+    }
+
+    // Typed as the route's options; at run time they also carry the route as `routeInfo`.
+    child(routeOptions: RouteOptions & { routeInfo?: RouteOptions }) {
+      const route = routeOptions.routeInfo ?? routeOptions;
+      const store = new DatabaseRateLimitStore();
+      store.prefix = `route:${String(route.method)} ${route.url}:`;
+      return store;
+    }
+  };
+}

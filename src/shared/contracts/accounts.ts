@@ -1,0 +1,146 @@
+import * as z from "zod/mini";
+
+export const MIN_PASSWORD_LENGTH = 8;
+
+/** Every text the account screens show (SPEC sections 5 and 8). */
+export const AUTH_MESSAGES = {
+  loginMissingBoth: "Please enter your email and password",
+  loginMissingEmail: "Please enter your email",
+  loginMissingPassword: "Please enter your password",
+  fillAllFields: "Please fill in all fields",
+  passwordsDoNotMatch: "Passwords do not match",
+  passwordTooShort: "Password should be at least 8 characters",
+  resetEmailRequired: "Please enter your email address",
+  invalidEmail: "Please enter a valid email address.",
+  forgotInvalidEmail: "Please enter a valid email.",
+  forgotNoUser: "No user found with this email.",
+  userDisabled: "This account has been disabled. Please contact support.",
+  wrongPassword: "Incorrect email or password. Please try again.",
+  tooManyRequests: "Too many failed attempts. Please try again later or reset your password.",
+  network: "Network error. Please check your connection and try again.",
+  emailInUse: "An account with this email already exists. Please log in instead.",
+  requiresRecentLogin: "Please log in again to complete this action.",
+  expiredActionCode: "The action code has expired. Please try again.",
+  invalidActionCode: "Invalid action code. Please request a new verification link.",
+  authFailed: "Authentication failed. Please try again.",
+  unexpected: "An unexpected error occurred. Please try again.",
+  verificationFailed: "Invalid or expired verification link.",
+  verificationLinkMissing: "Invalid verification link.",
+  registrationFailed: "Failed to complete registration. Please try again.",
+  verificationMailFailed: "Account created but verification email could not be sent.",
+  alreadyVerified: "Your email is already verified. Please log in.",
+  verificationResent:
+    "This email is already registered but not verified. We sent you a new verification link.",
+  loginSuccess: "Login successful!",
+  registrationSuccess: "Registration successful! Please check your email to verify your account.",
+  resetEmailSent: "Password reset email sent!",
+  passwordResetDone: "Your password has been reset. Please log in.",
+  resetLinkInvalid: "This password reset link is invalid or has expired. Please request a new one.",
+  emailVerified: "Email verified successfully!",
+  verificationEmailSent: "Verification email sent. Please check your inbox.",
+  emailNotVerified: "Please verify your email before logging in. We sent you a new verification link.",
+  googleAccountExists: "An account already exists with the same email but different sign-in credentials.",
+  googleCancelled: "Sign in was cancelled",
+  googlePopupBlocked: "Popup was blocked. Please allow popups for this site.",
+  googleUnauthorizedDomain: "This domain is not authorized for Google Sign-In",
+  googleFailed: "Failed to sign in with Google.",
+  mql5Failed: (error: string) => `MQL5 login failed: ${error || "Unknown error"}`,
+  mql5Error: (message: string) => `MQL5 login error: ${message}`,
+  providerNotConfigured: "This sign-in option is not set up yet.",
+} as const;
+
+const email = z.string().check(z.trim(), z.toLowerCase());
+
+/** POST /api/accounts/register: the form's fields, checked in the spec's order. */
+export const registerRequestSchema = z
+  .object({
+    fullName: z.string().check(z.trim()),
+    email,
+    password: z.string(),
+    confirmPassword: z.string(),
+  })
+  .check((ctx) => {
+    const { fullName, email, password, confirmPassword } = ctx.value;
+    const issue = (message: string) => {
+      ctx.issues.push({ code: "custom", message, input: ctx.value });
+    };
+    if (!fullName || !email || !password || !confirmPassword) return issue(AUTH_MESSAGES.fillAllFields);
+    if (!z.email().safeParse(email).success) return issue(AUTH_MESSAGES.invalidEmail);
+    if (password !== confirmPassword) return issue(AUTH_MESSAGES.passwordsDoNotMatch);
+    if (password.length < MIN_PASSWORD_LENGTH) return issue(AUTH_MESSAGES.passwordTooShort);
+    if (password.length > 128) return issue("Password should be at most 128 characters");
+    if (fullName.length > 100) return issue("Full name should be at most 100 characters");
+  });
+export type RegisterRequest = z.input<typeof registerRequestSchema>;
+
+export const registerResponseSchema = z.object({
+  status: z.enum(["created", "created-mail-failed", "verification-resent"]),
+  message: z.string(),
+});
+export type RegisterResponse = z.infer<typeof registerResponseSchema>;
+
+/** POST /api/accounts/forgot-password */
+export const forgotPasswordRequestSchema = z.object({
+  email: z.pipe(
+    z
+      .string({ error: AUTH_MESSAGES.resetEmailRequired })
+      .check(z.trim(), z.toLowerCase(), z.minLength(1, AUTH_MESSAGES.resetEmailRequired)),
+    z.email({ error: AUTH_MESSAGES.forgotInvalidEmail }),
+  ),
+});
+export const messageResponseSchema = z.object({ message: z.string() });
+
+
+const emailFormat = z.email();
+const PASSWORD_TOO_LONG = "Password should be at most 128 characters";
+
+/** The account forms show one message for the whole form, so their issues sit at the form level. */
+function formIssue<T>(ctx: z.core.ParsePayload<T>) {
+  return (message: string): void => {
+    ctx.issues.push({ code: "custom", message, input: ctx.value });
+  };
+}
+
+/** The login form (SPEC section 5): one message naming what is missing. */
+export const loginFormSchema = z
+  .object({ email, password: z.string() })
+  .check((ctx) => {
+    const { email, password } = ctx.value;
+    const issue = formIssue(ctx);
+    if (!email && !password) return issue(AUTH_MESSAGES.loginMissingBoth);
+    if (!email) return issue(AUTH_MESSAGES.loginMissingEmail);
+    if (!password) return issue(AUTH_MESSAGES.loginMissingPassword);
+  });
+export type Credentials = z.infer<typeof loginFormSchema>;
+
+/** The forgot-password form: the same messages the server answers with. */
+export const forgotPasswordFormSchema = z.object({ email }).check((ctx) => {
+  const issue = formIssue(ctx);
+  if (!ctx.value.email) return issue(AUTH_MESSAGES.resetEmailRequired);
+  if (!emailFormat.safeParse(ctx.value.email).success) return issue(AUTH_MESSAGES.forgotInvalidEmail);
+});
+
+/** The reset-password form: the signup's password rules, in the same order. */
+export const resetPasswordFormSchema = z
+  .object({ newPassword: z.string(), confirmPassword: z.string() })
+  .check((ctx) => {
+    const { newPassword, confirmPassword } = ctx.value;
+    const issue = formIssue(ctx);
+    if (!newPassword || !confirmPassword) return issue(AUTH_MESSAGES.fillAllFields);
+    if (newPassword !== confirmPassword) return issue(AUTH_MESSAGES.passwordsDoNotMatch);
+    if (newPassword.length < MIN_PASSWORD_LENGTH) return issue(AUTH_MESSAGES.passwordTooShort);
+    if (newPassword.length > 128) return issue(PASSWORD_TOO_LONG);
+  });
+
+export const SOCIAL_PROVIDERS = ["google", "mql5"] as const;
+export type SocialProvider = (typeof SOCIAL_PROVIDERS)[number];
+
+/** POST /api/auth/sign-in/social: the browser then leaves for `url`. */
+export const socialSignInRequestSchema = z.object({
+  provider: z.enum(SOCIAL_PROVIDERS),
+  callbackURL: z.string(),
+  errorCallbackURL: z.string(),
+});
+export type SocialSignInRequest = z.infer<typeof socialSignInRequestSchema>;
+export const socialSignInResponseSchema = z.object({ url: z.string(), redirect: z.boolean() });
+

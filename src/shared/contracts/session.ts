@@ -1,0 +1,23 @@
+// The session as the browser sees it: small on purpose, because every page loads it.
+import * as z from "zod/mini";
+import { PLANS, TRACKS } from "../plans.ts";
+
+/** The signed-in user as the browser sees it. `plan` is the effective plan, decided by the server. */
+export const meUserSchema = z.object({
+  id: z.string(),
+  email: z.string(),
+  name: z.string(),
+  emailVerified: z.boolean(),
+  provider: z.nullable(z.enum(["email", "google", "mql5"])),
+  plan: z.enum(PLANS),
+  accessLevel: z.string(),
+  tracks: z.array(z.enum(TRACKS)),
+  isAdmin: z.boolean(),
+  subscriptionEnd: z.nullable(z.string()),
+});
+export type MeUser = z.infer<typeof meUserSchema>;
+
+export const meResponseSchema = z.object({ user: z.nullable(meUserSchema) });
+
+/** Sign-in, sign-out, verify and reset answers whose body the browser does not read: the status says it all. */
+export const authAcknowledgementSchema = z.unknown();

@@ -1,0 +1,156 @@
+// The avatar menu of wide screens (SPEC section 2, Shell), built as an ARIA menu button: Enter,
+// Space or ArrowDown open it, arrows move between items, Escape or Tab close it.
+import { useEffect, useId, useRef, useState, type KeyboardEvent } from "react";
+import { Link, useLocation } from "react-router";
+import type { MeUser } from "../../../shared/contracts/session.ts";
+
+function initialsOf(user: MeUser): string {
+  const words = user.name.trim().split(/\s+/).filter(Boolean);
+  const letters = words.length > 0 ? words.slice(0, 2).map((word) => word.charAt(0)) : [user.email.charAt(0)];
+  return letters.join("").toUpperCase();
+}
+
+const capitalize = (word: string) => word.charAt(0).toUpperCase() + word.slice(1);
+
+function menuItems(menu: HTMLElement | null): HTMLElement[] {
+  return Array.from(menu?.querySelectorAll<HTMLElement>('[role="menuitem"]') ?? []);
+}
+
+export function AccountMenu(props: { user: MeUser; signingOut: boolean; onSignOut(): void }) {
+  const { user } = props;
+  const [open, setOpen] = useState(false);
+  const location = useLocation();
+  const [menuLocation, setMenuLocation] = useState(location.key);
+  // Close the menu whenever the page changes.
+  if (menuLocation !== location.key) {
+    setMenuLocation(location.key);
+    setOpen(false);
+  }
+  const rootRef = useRef<HTMLDivElement>(null);
+  const buttonRef = useRef<HTMLButtonElement>(null);
+  const menuRef = useRef<HTMLUListElement>(null);
+  const id = useId();
+  const buttonId = `${id}-button`;
+  const menuId = `${id}-menu`;
+  const summaryId = `${id}-summary`;
+
+  useEffect(() => {
+    if (!open) return;
+    menuItems(menuRef.current)[0]?.focus();
+    const closeOnOutsidePointer = (event: PointerEvent) => {
+      if (event.target instanceof Node && !rootRef.current?.contains(event.target)) setOpen(false);
+    };
+    const closeOnEscape = (event: globalThis.KeyboardEvent) => {
+      if (event.key !== "Escape") return;
+      const hadFocus = rootRef.current?.contains(document.activeElement) ?? false;
+      setOpen(false);
+      if (hadFocus) buttonRef.current?.focus();
+    };
+    document.addEventListener("pointerdown", closeOnOutsidePointer);
+    document.addEventListener("keydown", closeOnEscape);
+    return () => {
+      document.removeEventListener("pointerdown", closeOnOutsidePointer);
+      document.removeEventListener("keydown", closeOnEscape);
+    };
+  }, [open]);
+
+  function onButtonKeyDown(event: KeyboardEvent) {
+    if (event.key === "ArrowDown" && !open) {
+      event.preventDefault();
+      setOpen(true);
+    }
+  }
+
+  function onMenuKeyDown(event: KeyboardEvent) {
+    const items = menuItems(menuRef.current);
+    const index = items.findIndex((item) => item === document.activeElement);
+    const focusAt = (next: number) => items[(next + items.length) % items.length]?.focus();
+    switch (event.key) {
+      case "ArrowDown":
+        event.preventDefault();
+        focusAt(index + 1);
+        break;
+      case "ArrowUp":
+        event.preventDefault();
+        focusAt(index - 1);
+        break;
+      case "Home":
+        event.preventDefault();
+        focusAt(0);
+        break;
+      case "End":
+        event.preventDefault();
+        focusAt(items.length - 1);
+        break;
+      case "Tab":
+        setOpen(false);
+        break;
+    }
+  }
+
+  return (
+    <div className="account-menu" ref={rootRef}>
+      <button
+        ref={buttonRef}
+        id={buttonId}
+        type="button"
+        className="avatar-button"
+        aria-haspopup="menu"
+        aria-expanded={open}
+        aria-controls={open ? menuId : undefined}
+        onClick={() => setOpen((isOpen) => !isOpen)}
+        onKeyDown={onButtonKeyDown}
+      >
+        {initialsOf(user)}
+        <span className="visually-hidden"> account menu</span>
+      </button>
+      {open && (
+        <div className="account-panel">
+          <div id={summaryId} className="account-summary">
+            <p className="account-email">{user.email}</p>
+            <p>Access Level: {user.accessLevel}</p>
+            <p className="account-programs-label">Programs:</p>
+            <ul className="account-programs">
+              {user.tracks.map((track) => (
+                <li key={track}>{capitalize(track)}</li>
+              ))}
+            </ul>
+          </div>
+          <ul
+            ref={menuRef}
+            id={menuId}
+            role="menu"
+            aria-labelledby={buttonId}
+            aria-describedby={summaryId}
+            className="account-actions"
+            onKeyDown={onMenuKeyDown}
+          >
+            <li role="none">
+              <Link role="menuitem" tabIndex={-1} to="/subscription">
+                Manage Subscription
+              </Link>
+            </li>
+            {user.isAdmin && (
+              <li role="none">
+                <Link role="menuitem" tabIndex={-1} to="/admin">
+                  Admin Panel
+                </Link>
+              </li>
+            )}
+            <li role="none">
+              <button
+                role="menuitem"
+                tabIndex={-1}
+                type="button"
+                disabled={props.signingOut}
+                onClick={props.onSignOut}
+              >
+                {props.signingOut ? "Logging out..." : "Logout"}
+              </button>
+            </li>
+          </ul>
+        </div>
+      )}
+    </div>
+  );
+}

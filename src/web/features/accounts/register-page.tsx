@@ -1,0 +1,109 @@
+import { useState } from "react";
+import { useForm } from "react-hook-form";
+import { Link, useSearchParams } from "react-router";
+import { registerRequestSchema, type RegisterRequest } from "../../../shared/contracts/accounts.ts";
+import { notify } from "../../ui/toast.tsx";
+import { useRegister } from "./accounts-api.ts";
+import { rememberPendingRedirect, withRedirect } from "./redirects.ts";
+import { useGoToLogin } from "./sign-in-flow.ts";
+
+export function RegisterPage() {
+  const goToLogin = useGoToLogin();
+  const [searchParams] = useSearchParams();
+  const registration = useRegister();
+  const [resentMessage, setResentMessage] = useState<string | null>(null);
+  const form = useForm<RegisterRequest>({
+    defaultValues: { fullName: "", email: "", password: "", confirmPassword: "" },
+  });
+  const loginPath = withRedirect("/login", searchParams.get("redirect"));
+
+  const onSubmit = form.handleSubmit(async (values) => {
+    setResentMessage(null);
+    const parsed = registerRequestSchema.safeParse(values);
+    if (!parsed.success) {
+      form.setError("root", { message: parsed.error.issues[0]?.message });
+      return;
+    }
+    const response = await registration.mutateAsync(parsed.data).catch(() => null);
+    if (!response) return;
+    // Verifying happens through a mailed link: keep where the visitor was going for their login.
+    rememberPendingRedirect(searchParams.get("redirect"));
+    switch (response.status) {
+      case "created":
+        notify.success(response.message);
+        await goToLogin({ tone: "success", message: response.message });
+        return;
+      case "created-mail-failed":
+        notify.error(response.message);
+        await goToLogin({ tone: "error", message: response.message });
+        return;
+      case "verification-resent":
+        setResentMessage(response.message);
+        return;
+    }
+  });
+
+  const errorMessage = form.formState.errors.root?.message ?? registration.error?.message;
+  const submitting = form.formState.isSubmitting;
+
+  return (
+    <section className="container section narrow auth-page">
+      <h1>Create your account</h1>
+      <p className="section-lead">Start with the free Beginner program. Upgrade whenever you are ready.</p>
+      <div className="card stack">
+        <form className="form" noValidate onSubmit={onSubmit}>
+          <div className="field">
+            <label htmlFor="register-name">Full Name</label>
+            <input id="register-name" autoComplete="name" {...form.register("fullName")} />
+          </div>
+          <div className="field">
+            <label htmlFor="register-email">Email</label>
+            <input id="register-email" type="email" autoComplete="email" {...form.register("email")} />
+          </div>
+          <div className="field">
+            <label htmlFor="register-password">Password</label>
+            <input
+              id="register-password"
+              type="password"
+              autoComplete="new-password"
+              aria-describedby="register-password-hint"
+              {...form.register("password")}
+            />
+            <small id="register-password-hint" className="muted">
+              At least 8 characters.
+            </small>
+          </div>
+          <div className="field">
+            <label htmlFor="register-confirm">Confirm Password</label>
+            <input
+              id="register-confirm"
+              type="password"
+              autoComplete="new-password"
+              {...form.register("confirmPassword")}
+            />
+          </div>
+          <div aria-live="polite">
+            {errorMessage && (
+              <p role="alert" className="form-error">
+                {errorMessage}
+              </p>
+            )}
+            {resentMessage && (
+              <p role="status" className="form-info">
+                {resentMessage}
+              </p>
+            )}
+          </div>
+          <button type="submit" className="button" disabled={submitting}>
+            {submitting ? "Signing up..." : "Sign Up"}
+          </button>
+        </form>
+        <p className="auth-links">
+          <span>
+            Already have an account? <Link to={loginPath}>Log in</Link>
+          </span>
+        </p>
+      </div>
+    </section>
+  );
+}

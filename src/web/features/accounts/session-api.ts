@@ -1,0 +1,51 @@
+// The session every page needs (header, guards, home): kept apart from the account pages' code
+// so that the first page load stays small.
+import { queryOptions, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useNavigate } from "react-router";
+import {
+  authAcknowledgementSchema,
+  meResponseSchema,
+  type MeUser,
+} from "../../../shared/contracts/session.ts";
+import { apiRequest } from "../../lib/api.ts";
+import { notify } from "../../ui/toast.tsx";
+
+export const PLAN_WATCH_INTERVAL_MS = 30_000;
+
+/**
+ * The session. The plan is watched live (SPEC section 4): a payment or an admin's change shows up
+ * within 30 seconds, or as soon as the visitor comes back to the tab.
+ */
+export const meQuery = queryOptions({
+  queryKey: ["me"],
+  queryFn: () => apiRequest("/api/me", meResponseSchema),
+  refetchOnWindowFocus: "always",
+  refetchInterval: (query) => (query.state.data?.user ? PLAN_WATCH_INTERVAL_MS : false),
+});
+
+export function useMe() {
+  return useQuery(meQuery);
+}
+
+/** SPEC section 4: a user counts as logged in only once the email is verified. */
+export function useSignedInUser(): { user: MeUser | null; isPending: boolean } {
+  const me = useMe();
+  const user = me.data?.user;
+  return { user: user?.emailVerified ? user : null, isPending: me.isPending };
+}
+
+export function useSignOut() {
+  const queryClient = useQueryClient();
+  const navigate = useNavigate();
+  return useMutation({
+    mutationFn: () => apiRequest("/api/auth/sign-out", authAcknowledgementSchema, { method: "POST", body: {} }),
+    // Leave first: a guarded page that saw the session end would send the visitor to /login.
+    onSuccess: async () => {
+      await navigate("/");
+      // Nothing of this user's (progress, tracks) may show to whoever signs in next on this tab.
+      queryClient.clear();
+      queryClient.setQueryData(meQuery.queryKey, { user: null });
+    },
+    onError: (error) => notify.error(error.message),
+  });
+}

@@ -1,0 +1,46 @@
+// Where a visitor goes once signed in, and what is remembered on the way there.
+import { useQueryClient } from "@tanstack/react-query";
+import { useCallback } from "react";
+import { useNavigate, useSearchParams } from "react-router";
+import * as z from "zod/mini";
+import { AUTH_MESSAGES } from "../../../shared/contracts/accounts.ts";
+import { notify } from "../../ui/toast.tsx";
+import { forgetPendingTargets, signInTarget, withRedirect } from "./redirects.ts";
+import { meQuery } from "./session-api.ts";
+
+/** After a successful email sign-in: say so, load the new session, go where the visitor meant to go. */
+export function useFinishSignIn() {
+  const queryClient = useQueryClient();
+  const navigate = useNavigate();
+  const [searchParams] = useSearchParams();
+  return async () => {
+    const target = signInTarget(searchParams.get("redirect"));
+    forgetPendingTargets();
+    notify.success(AUTH_MESSAGES.loginSuccess);
+    // A guarded target must see the new session, not the cached "logged out".
+    await queryClient.invalidateQueries({ queryKey: meQuery.queryKey, refetchType: "all" });
+    await navigate(target, { replace: true });
+  };
+}
+
+const loginNoticeSchema = z.object({ tone: z.enum(["success", "error", "info"]), message: z.string() });
+/** A message another page hands the login page, e.g. the registration result. */
+export type LoginNotice = z.infer<typeof loginNoticeSchema>;
+const loginStateSchema = z.object({ notice: loginNoticeSchema });
+
+/** Router state comes from history and may be anything: read it through the schema. */
+export function readLoginNotice(state: unknown): LoginNotice | null {
+  const parsed = loginStateSchema.safeParse(state);
+  return parsed.success ? parsed.data.notice : null;
+}
+
+/** Goes to /login with a notice to show there, keeping the same-site `?redirect=` of this page. */
+export function useGoToLogin() {
+  const navigate = useNavigate();
+  const [searchParams] = useSearchParams();
+  return useCallback(
+    (notice: LoginNotice, options: { replace?: boolean } = {}) =>
+      navigate(withRedirect("/login", searchParams.get("redirect")), { replace: options.replace, state: { notice } }),
+    [navigate, searchParams],
+  );
+}

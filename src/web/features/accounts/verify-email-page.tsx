@@ -1,0 +1,176 @@
+import { useEffect, type ReactNode } from "react";
+import { useForm } from "react-hook-form";
+import { Link, useSearchParams } from "react-router";
+import { AUTH_MESSAGES, loginFormSchema, type Credentials } from "../../../shared/contracts/accounts.ts";
+import { useResendVerificationBySignIn, useSendVerificationEmail, useVerifyEmail } from "./accounts-api.ts";
+import { useMe } from "./session-api.ts";
+import { useFinishSignIn, useGoToLogin, type LoginNotice } from "./sign-in-flow.ts";
+
+export const VERIFIED_REDIRECT_MS = 3_000;
+
+const VERIFIED_NOTICE: LoginNotice = { tone: "success", message: AUTH_MESSAGES.emailVerified };
+
+export function VerifyEmailPage() {
+  const [searchParams] = useSearchParams();
+  const token = searchParams.get("oobCode");
+  return token ? <VerifyToken token={token} /> : <VerificationPrompt />;
+}
+
+function Page({ title, children }: { title: string; children: ReactNode }) {
+  return (
+    <section className="container section narrow auth-page">
+      <h1>{title}</h1>
+      <div className="card stack">{children}</div>
+    </section>
+  );
+}
+
+function BackToLogin() {
+  return (
+    <p className="auth-links">
+      <Link to="/login">Back to Login</Link>
+    </p>
+  );
+}
+
+function VerifyToken({ token }: { token: string }) {
+  const verification = useVerifyEmail(token);
+  const goToLogin = useGoToLogin();
+  const verified = verification.isSuccess;
+
+  useEffect(() => {
+    if (!verified) return;
+    const timer = setTimeout(() => void goToLogin(VERIFIED_NOTICE, { replace: true }), VERIFIED_REDIRECT_MS);
+    return () => clearTimeout(timer);
+  }, [verified, goToLogin]);
+
+  if (verification.isPending) {
+    return (
+      <Page title="Email Verification">
+        <p role="status">Verifying your email...</p>
+      </Page>
+    );
+  }
+  if (verification.isError) {
+    return (
+      <Page title="Email Verification">
+        <p role="alert" className="form-error">
+          {verification.error.message}
+        </p>
+        <p>Enter your email and password and we will send you a new verification link.</p>
+        <ResendWithCredentials />
+        <BackToLogin />
+      </Page>
+    );
+  }
+  return (
+    <Page title="Email Verification">
+      <p role="status" className="form-success">
+        {AUTH_MESSAGES.emailVerified}
+      </p>
+      <p>Taking you to the login page in 3 seconds.</p>
+      <p>
+        <Link to="/login" replace state={{ notice: VERIFIED_NOTICE }} className="button">
+          Go to Login now
+        </Link>
+      </p>
+    </Page>
+  );
+}
+
+/** After a failed link: the server mails a fresh one when an unverified email signs in. */
+function ResendWithCredentials() {
+  const resend = useResendVerificationBySignIn();
+  const finishSignIn = useFinishSignIn();
+  const form = useForm<Credentials>({ defaultValues: { email: "", password: "" } });
+
+  const onSubmit = form.handleSubmit(async (values) => {
+    resend.reset();
+    const parsed = loginFormSchema.safeParse(values);
+    if (!parsed.success) {
+      form.setError("root", { message: parsed.error.issues[0]?.message });
+      return;
+    }
+    const outcome = await resend.mutateAsync(parsed.data).catch(() => null);
+    // The email was verified meanwhile: the user is signed in now.
+    if (outcome === "signed-in") await finishSignIn();
+  });
+
+  const errorMessage = form.formState.errors.root?.message ?? resend.error?.message;
+  const sending = form.formState.isSubmitting;
+
+  return (
+    <form className="form" noValidate onSubmit={onSubmit}>
+      <div className="field">
+        <label htmlFor="resend-email">Email</label>
+        <input id="resend-email" type="email" autoComplete="email" {...form.register("email")} />
+      </div>
+      <div className="field">
+        <label htmlFor="resend-password">Password</label>
+        <input id="resend-password" type="password" autoComplete="current-password" {...form.register("password")} />
+      </div>
+      <div aria-live="polite">
+        {errorMessage && (
+          <p role="alert" className="form-error">
+            {errorMessage}
+          </p>
+        )}
+        {resend.data === "sent" && (
+          <p role="status" className="form-success">
+            {AUTH_MESSAGES.verificationEmailSent}
+          </p>
+        )}
+      </div>
+      <button type="submit" className="button" disabled={sending}>
+        {sending ? "Sending..." : "Resend verification email"}
+      </button>
+    </form>
+  );
+}
+
+/** No code in the address: a signed-in but unverified user is asked to verify; anyone else has a bad link. */
+function VerificationPrompt() {
+  const me = useMe();
+  const sendVerification = useSendVerificationEmail();
+
+  if (me.isPending) return <p className="container page-loading">Loading...</p>;
+  const user = me.data?.user;
+  if (!user || user.emailVerified) {
+    return (
+      <Page title="Email Verification">
+        <p role="alert" className="form-error">
+          {AUTH_MESSAGES.verificationLinkMissing}
+        </p>
+        <BackToLogin />
+      </Page>
+    );
+  }
+  return (
+    <Page title="Please verify your email">
+      <p>
+        We sent a verification link to <strong className="break-anywhere">{user.email}</strong>. Open it to
+        finish setting up your account.
+      </p>
+      <div aria-live="polite">
+        {sendVerification.isError && (
+          <p role="alert" className="form-error">
+            {sendVerification.error.message}
+          </p>
+        )}
+        {sendVerification.isSuccess && (
+          <p role="status" className="form-success">
+            {AUTH_MESSAGES.verificationEmailSent}
+          </p>
+        )}
+      </div>
+      <button
+        type="button"
+        className="button"
+        disabled={sendVerification.isPending}
+        onClick={() => sendVerification.mutate(user.email)}
+      >
+        {sendVerification.isPending ? "Sending..." : "Resend verification email"}
+      </button>
+    </Page>
+  );
+}

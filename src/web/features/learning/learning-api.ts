@@ -1,0 +1,103 @@
+// Studying a track: the learner's progress, a track's videos and quiz, marking a video watched
+// and answering a question. The server decides everything; the cache mirrors its answers.
+import { queryOptions, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import {
+  progressSummarySchema,
+  quizAnswerResponseSchema,
+  trackDetailSchema,
+  watchedResponseSchema,
+  type TrackDetail,
+} from "../../../shared/contracts/learning.ts";
+import { apiRequest, ApiRequestError } from "../../lib/api.ts";
+import { notify } from "../../ui/toast.tsx";
+
+export const progressQuery = queryOptions({
+  queryKey: ["progress"],
+  queryFn: async () => (await apiRequest("/api/progress", progressSummarySchema)).programs,
+});
+
+export function useProgress() {
+  return useQuery(progressQuery);
+}
+
+export function trackQuery(track: string) {
+  return queryOptions({
+    queryKey: ["track", track],
+    queryFn: () => apiRequest(`/api/programs/${encodeURIComponent(track)}`, trackDetailSchema),
+  });
+}
+
+export function useTrack(track: string) {
+  return useQuery(trackQuery(track));
+}
+
+/** The letter the server expects for an option: "B) A price area..." -> "B", else its position. */
+export function optionLetter(option: string, index: number): string {
+  return /^\s*([A-Za-z])\)/.exec(option)?.[1]?.toUpperCase() ?? String.fromCharCode(65 + index);
+}
+
+/** The same rule as the server's: the quiz opens once the video it belongs to is watched. */
+function withWatched(detail: TrackDetail, watched: string[]): TrackDetail {
+  const quiz = detail.quiz && { ...detail.quiz, unlocked: watched.includes(detail.quiz.moduleId) };
+  return { ...detail, watched, quiz };
+}
+
+function useTrackCache(track: string) {
+  const queryClient = useQueryClient();
+  const { queryKey } = trackQuery(track);
+  return {
+    update: (change: (detail: TrackDetail) => TrackDetail) =>
+      queryClient.setQueryData(queryKey, (detail) => detail && change(detail)),
+    refresh: () => queryClient.invalidateQueries({ queryKey }),
+    progressChanged: () => queryClient.invalidateQueries({ queryKey: progressQuery.queryKey }),
+  };
+}
+
+/** A 403 or 404 means the page no longer matches the server (plan ended, video removed): reload it. */
+function isStale(error: Error): boolean {
+  return error instanceof ApiRequestError && (error.status === 403 || error.status === 404);
+}
+
+export function useMarkWatched(track: string) {
+  const cache = useTrackCache(track);
+  return useMutation({
+    mutationFn: (moduleId: string) =>
+      apiRequest(
+        `/api/programs/${encodeURIComponent(track)}/modules/${encodeURIComponent(moduleId)}/watched`,
+        watchedResponseSchema,
+        { method: "POST", body: {} },
+      ),
+    onSuccess: ({ watched }) => {
+      cache.update((detail) => withWatched(detail, watched));
+      void cache.progressChanged();
+    },
+    onError: (error) => {
+      notify.error(error.message);
+      if (isStale(error)) void cache.refresh();
+    },
+  });
+}
+
+export function useAnswerQuestion(track: string) {
+  const cache = useTrackCache(track);
+  return useMutation({
+    mutationFn: (answer: { questionIndex: number; option: string }) =>
+      apiRequest(`/api/programs/${encodeURIComponent(track)}/quiz/answers`, quizAnswerResponseSchema, {
+        method: "POST",
+        body: answer,
+      }),
+    onSuccess: ({ correct }, { questionIndex, option }) => {
+      cache.update((detail) => {
+        if (!detail.quiz) return detail;
+        const others = detail.quiz.answers.filter((answer) => answer.questionIndex !== questionIndex);
+        const answers = [...others, { questionIndex, option, correct }];
+        return { ...detail, quiz: { ...detail.quiz, answers } };
+      });
+      void cache.progressChanged();
+    },
+    onError: (error) => {
+      notify.error(error.message);
+      if (isStale(error)) void cache.refresh();
+    },
+  });
+}
