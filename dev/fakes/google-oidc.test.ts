@@ -4,20 +4,13 @@ import { createLocalJWKSet, jwtVerify, type JSONWebKeySet } from "jose";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { devFakesRoutes } from "./fakes.routes.ts";
 import { GOOGLE_PAGE_TITLE, googleOidcFake } from "./google-oidc.ts";
+import { CLOCK_START, compact, FORM_HEADERS, startFakeProvider, type Fields } from "./oauth-fake-testing.ts";
 
 const HOST = "localhost:3000";
 const ISSUER = `http://${HOST}/dev/fakes/google`;
 const CLIENT_ID = "trading-academy-web";
 const CLIENT_SECRET = "dev-secret";
 const REDIRECT_URI = "http://localhost:3000/api/auth/callback/google";
-const FORM = { "content-type": "application/x-www-form-urlencoded" };
-
-type Fields = Record<string, string | undefined>;
-
-/** Drops the fields a test set to undefined, so a case can leave a parameter out. */
-function compact(fields: Fields): Record<string, string> {
-  return Object.fromEntries(Object.entries(fields).filter((entry): entry is [string, string] => entry[1] !== undefined));
-}
 
 function pkcePair() {
   const verifier = randomBytes(32).toString("base64url");
@@ -51,17 +44,15 @@ describe("Google OIDC stand-in", () => {
   let clock: number;
 
   beforeEach(async () => {
-    clock = Date.UTC(2026, 0, 15, 12);
-    app = Fastify();
-    await app.register(googleOidcFake, { prefix: "/dev/fakes/google", now: () => clock });
-    await app.ready();
+    clock = CLOCK_START;
+    app = await startFakeProvider(googleOidcFake, "/dev/fakes/google", () => clock);
   });
   afterEach(() => app.close());
 
   const get = (url: string, headers: Record<string, string> = {}) =>
     app.inject({ method: "GET", url, headers: { host: HOST, ...headers } });
   const post = (url: string, form: Record<string, string>, headers: Record<string, string> = {}) =>
-    app.inject({ method: "POST", url, headers: { host: HOST, ...FORM, ...headers }, payload: new URLSearchParams(form).toString() });
+    app.inject({ method: "POST", url, headers: { host: HOST, ...FORM_HEADERS, ...headers }, payload: new URLSearchParams(form).toString() });
 
   /** Approves the consent form as a person would, returning the redirect's query. */
   async function approve(flow: Flow, fields: Fields = {}) {
@@ -214,7 +205,7 @@ describe("Google OIDC stand-in", () => {
     const response = await app.inject({
       method: "POST",
       url: "/dev/fakes/google/token",
-      headers: { host: HOST, ...FORM },
+      headers: { host: HOST, ...FORM_HEADERS },
       payload: form.toString(),
     });
     expect(response.statusCode).toBe(400);

@@ -8,21 +8,17 @@ import { z } from "zod";
 import {
   ACCESS_TOKEN_LIFETIME_SECONDS,
   acceptFormBodies,
-  bearerToken,
-  consentPageHtml,
-  describeIssue,
+  consentHandlers,
   isFailure,
   isRedirectUri,
   OAuthGrants,
-  readForm,
   redeemTokenRequest,
-  redirectUriWith,
-  sendHtml,
   sendOAuthError,
-  sendRejectedRequest,
   sendTokenResponse,
+  userinfoHandler,
   type BaseGrant,
   type FakeProviderOptions,
+  type IdentityFields,
   type OAuthFailure,
 } from "./oauth-fake-kit.ts";
 
@@ -56,7 +52,6 @@ const authorizeRequestSchema = z.object(authorizeFields).superRefine(requireS256
 const approveRequestSchema = z
   .object({ ...authorizeFields, action: z.enum(["approve", "cancel"]) })
   .superRefine(requireS256);
-type AuthorizeRequest = z.infer<typeof authorizeRequestSchema>;
 
 const identitySchema = z.object({
   email: z.string().trim().pipe(z.email()),
@@ -83,18 +78,14 @@ export function googleSubject(email: string): string {
 
 type Identity = { email: string; name: string; emailVerified: boolean };
 
-function consentPage(prefix: string, request: AuthorizeRequest, identity: Identity, problem?: string): string {
-  return consentPageHtml({
-    title: GOOGLE_PAGE_TITLE,
-    action: `${prefix}/approve`,
-    hidden: request,
+function identityFields(identity: Identity): IdentityFields {
+  return {
     textFields: [
       { label: "Email", name: "email", type: "email", value: identity.email, autocomplete: "email" },
       { label: "Name", name: "name", type: "text", value: identity.name, autocomplete: "name" },
     ],
     checkboxes: [{ label: "Email verified", name: "email_verified", checked: identity.emailVerified }],
-    problem,
-  });
+  };
 }
 
 function pkceFailure(challenge: string | null, verifier: string | undefined): OAuthFailure | null {
@@ -157,39 +148,32 @@ export const googleOidcFake: FastifyPluginAsync<FakeProviderOptions> = async (ap
     };
   });
 
-  app.get("/authorize", async (request, reply) => {
-    const parsed = authorizeRequestSchema.safeParse(request.query);
-    if (!parsed.success) return sendRejectedRequest(reply, describeIssue(parsed.error));
-    return sendHtml(reply, 200, consentPage(app.prefix, parsed.data, GOOGLE_DEFAULT_IDENTITY));
-  });
-
-  app.post("/approve", async (request, reply) => {
-    const form = readForm(request.body);
-    if (!form) return sendRejectedRequest(reply, "Send the sign-in form with each field once.");
-    // The hidden fields came back from the browser: check them as strictly as /authorize did.
-    const parsed = approveRequestSchema.safeParse(form);
-    if (!parsed.success) return sendRejectedRequest(reply, describeIssue(parsed.error));
-    const { action, ...authorizeRequest } = parsed.data;
-    const { redirect_uri: redirectUri, state } = authorizeRequest;
-    if (action === "cancel") return reply.redirect(redirectUriWith(redirectUri, { error: "access_denied", state }), 302);
-
-    const identity = identitySchema.safeParse(form);
-    if (!identity.success) {
-      const field = String(identity.error.issues[0]?.path[0] ?? "");
-      const entered = { email: form.email ?? "", name: form.name ?? "", emailVerified: form.email_verified === "true" };
-      const problem = IDENTITY_PROBLEMS[field] ?? "Check the fields and try again.";
-      return sendHtml(reply, 400, consentPage(app.prefix, authorizeRequest, entered, problem));
-    }
-    const { email, name, email_verified } = identity.data;
-    const code = grants.issueCode({
-      clientId: authorizeRequest.client_id,
-      redirectUri,
-      nonce: authorizeRequest.nonce ?? null,
-      codeChallenge: authorizeRequest.code_challenge ?? null,
+  const consent = consentHandlers({
+    title: GOOGLE_PAGE_TITLE,
+    action: `${app.prefix}/approve`,
+    grants,
+    authorizeRequestSchema,
+    approveRequestSchema,
+    defaultIdentity: GOOGLE_DEFAULT_IDENTITY,
+    enteredIdentity: (form) => ({
+      email: form.email ?? "",
+      name: form.name ?? "",
+      emailVerified: form.email_verified === "true",
+    }),
+    identityFields,
+    identitySchema,
+    identityProblems: IDENTITY_PROBLEMS,
+    grant: (request, { email, name, email_verified }) => ({
+      clientId: request.client_id,
+      redirectUri: request.redirect_uri,
+      nonce: request.nonce ?? null,
+      codeChallenge: request.code_challenge ?? null,
       profile: { sub: googleSubject(email), email, email_verified, name },
-    });
-    return reply.redirect(redirectUriWith(redirectUri, { code, state, scope: GRANTED_SCOPE }), 302);
+    }),
+    codeParams: { scope: GRANTED_SCOPE },
   });
+  app.get("/authorize", consent.authorize);
+  app.post("/approve", consent.approve);
 
   app.post("/token", async (request, reply) => {
     const redemption = redeemTokenRequest(grants, request.body, request.headers.authorization);
@@ -205,14 +189,7 @@ export const googleOidcFake: FastifyPluginAsync<FakeProviderOptions> = async (ap
     });
   });
 
-  app.get("/userinfo", async (request, reply) => {
-    const token = bearerToken(request.headers.authorization);
-    const grant = token === null ? null : grants.grantFor(token);
-    if (!grant) {
-      return sendOAuthError(reply, { status: 401, error: "invalid_token", description: "Send a valid access token." });
-    }
-    return grant.profile;
-  });
+  app.get("/userinfo", userinfoHandler(grants, (grant) => grant.profile));
 
   app.get("/jwks", async () => signingKey.jwks);
 };

@@ -2,19 +2,12 @@ import Fastify, { type FastifyInstance } from "fastify";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { devFakesRoutes } from "./fakes.routes.ts";
 import { MQL5_PAGE_TITLE, mql5OAuthFake } from "./mql5-oauth.ts";
+import { CLOCK_START, compact, FORM_HEADERS, startFakeProvider, type Fields } from "./oauth-fake-testing.ts";
 
 const CLIENT_ID = "trading-academy-mql5";
 const CLIENT_SECRET = "dev-secret";
 const REDIRECT_URI = "http://localhost:3000/api/auth/callback/mql5";
 const STATE = "state-789";
-const FORM = { "content-type": "application/x-www-form-urlencoded" };
-
-type Fields = Record<string, string | undefined>;
-
-/** Drops the fields a test set to undefined, so a case can leave a parameter out. */
-function compact(fields: Fields): Record<string, string> {
-  return Object.fromEntries(Object.entries(fields).filter((entry): entry is [string, string] => entry[1] !== undefined));
-}
 
 function authorizeParams(overrides: Fields = {}): Record<string, string> {
   return compact({ client_id: CLIENT_ID, redirect_uri: REDIRECT_URI, response_type: "code", state: STATE, ...overrides });
@@ -25,16 +18,14 @@ describe("MQL5 OAuth stand-in", () => {
   let clock: number;
 
   beforeEach(async () => {
-    clock = Date.UTC(2026, 0, 15, 12);
-    app = Fastify();
-    await app.register(mql5OAuthFake, { prefix: "/dev/fakes/mql5", now: () => clock });
-    await app.ready();
+    clock = CLOCK_START;
+    app = await startFakeProvider(mql5OAuthFake, "/dev/fakes/mql5", () => clock);
   });
   afterEach(() => app.close());
 
   const get = (url: string, headers: Record<string, string> = {}) => app.inject({ method: "GET", url, headers });
   const post = (url: string, form: Record<string, string>) =>
-    app.inject({ method: "POST", url, headers: FORM, payload: new URLSearchParams(form).toString() });
+    app.inject({ method: "POST", url, headers: FORM_HEADERS, payload: new URLSearchParams(form).toString() });
 
   async function approve(fields: Fields = {}) {
     const response = await post(

@@ -7,21 +7,17 @@ import type { FastifyPluginAsync } from "fastify";
 import { z } from "zod";
 import {
   acceptFormBodies,
-  bearerToken,
-  consentPageHtml,
-  describeIssue,
+  consentHandlers,
   isFailure,
   isRedirectUri,
   OAuthGrants,
-  readForm,
   redeemTokenRequest,
-  redirectUriWith,
-  sendHtml,
   sendOAuthError,
-  sendRejectedRequest,
   sendTokenResponse,
+  userinfoHandler,
   type BaseGrant,
   type FakeProviderOptions,
+  type IdentityFields,
 } from "./oauth-fake-kit.ts";
 
 export const MQL5_PAGE_TITLE = "Sign in with MQL5 (development stand-in)";
@@ -35,7 +31,6 @@ const authorizeFields = {
 };
 const authorizeRequestSchema = z.object(authorizeFields);
 const approveRequestSchema = z.object({ ...authorizeFields, action: z.enum(["approve", "cancel"]) });
-type AuthorizeRequest = z.infer<typeof authorizeRequestSchema>;
 
 const identitySchema = z.object({
   login: z.string().trim().regex(/^\S{1,64}$/),
@@ -58,54 +53,38 @@ export function mql5UserId(login: string): number {
 
 type Identity = { login: string; email: string };
 
-function consentPage(prefix: string, request: AuthorizeRequest, identity: Identity, problem?: string): string {
-  return consentPageHtml({
-    title: MQL5_PAGE_TITLE,
-    action: `${prefix}/approve`,
-    hidden: request,
+function identityFields(identity: Identity): IdentityFields {
+  return {
     textFields: [
       { label: "MQL5 login", name: "login", type: "text", value: identity.login, autocomplete: "username" },
       { label: "Email", name: "email", type: "email", value: identity.email, autocomplete: "email" },
     ],
-    problem,
-  });
+  };
 }
 
 export const mql5OAuthFake: FastifyPluginAsync<FakeProviderOptions> = async (app, options) => {
   const grants = new OAuthGrants<Mql5Grant>(options.now ?? Date.now);
   acceptFormBodies(app);
 
-  app.get("/en/oauth/login", async (request, reply) => {
-    const parsed = authorizeRequestSchema.safeParse(request.query);
-    if (!parsed.success) return sendRejectedRequest(reply, describeIssue(parsed.error));
-    return sendHtml(reply, 200, consentPage(app.prefix, parsed.data, MQL5_DEFAULT_IDENTITY));
-  });
-
-  app.post("/approve", async (request, reply) => {
-    const form = readForm(request.body);
-    if (!form) return sendRejectedRequest(reply, "Send the sign-in form with each field once.");
-    // The hidden fields came back from the browser: check them as strictly as the login page did.
-    const parsed = approveRequestSchema.safeParse(form);
-    if (!parsed.success) return sendRejectedRequest(reply, describeIssue(parsed.error));
-    const { action, ...authorizeRequest } = parsed.data;
-    const { redirect_uri: redirectUri, state } = authorizeRequest;
-    if (action === "cancel") return reply.redirect(redirectUriWith(redirectUri, { error: "access_denied", state }), 302);
-
-    const identity = identitySchema.safeParse(form);
-    if (!identity.success) {
-      const field = String(identity.error.issues[0]?.path[0] ?? "");
-      const entered = { login: form.login ?? "", email: form.email ?? "" };
-      const problem = IDENTITY_PROBLEMS[field] ?? "Check the fields and try again.";
-      return sendHtml(reply, 400, consentPage(app.prefix, authorizeRequest, entered, problem));
-    }
-    const { login, email } = identity.data;
-    const code = grants.issueCode({
-      clientId: authorizeRequest.client_id,
-      redirectUri,
+  const consent = consentHandlers({
+    title: MQL5_PAGE_TITLE,
+    action: `${app.prefix}/approve`,
+    grants,
+    authorizeRequestSchema,
+    approveRequestSchema,
+    defaultIdentity: MQL5_DEFAULT_IDENTITY,
+    enteredIdentity: (form) => ({ login: form.login ?? "", email: form.email ?? "" }),
+    identityFields,
+    identitySchema,
+    identityProblems: IDENTITY_PROBLEMS,
+    grant: (request, { login, email }) => ({
+      clientId: request.client_id,
+      redirectUri: request.redirect_uri,
       user: { id: mql5UserId(login), login, email },
-    });
-    return reply.redirect(redirectUriWith(redirectUri, { code, state }), 302);
+    }),
   });
+  app.get("/en/oauth/login", consent.authorize);
+  app.post("/approve", consent.approve);
 
   app.post("/api/oauth/access_token", async (request, reply) => {
     const redemption = redeemTokenRequest(grants, request.body, request.headers.authorization);
@@ -113,12 +92,5 @@ export const mql5OAuthFake: FastifyPluginAsync<FakeProviderOptions> = async (app
     return sendTokenResponse(reply, { access_token: redemption.issueAccessToken() });
   });
 
-  app.get("/api/oauth/user_info", async (request, reply) => {
-    const token = bearerToken(request.headers.authorization);
-    const grant = token === null ? null : grants.grantFor(token);
-    if (!grant) {
-      return sendOAuthError(reply, { status: 401, error: "invalid_token", description: "Send a valid access token." });
-    }
-    return grant.user;
-  });
+  app.get("/api/oauth/user_info", userinfoHandler(grants, (grant) => grant.user));
 };

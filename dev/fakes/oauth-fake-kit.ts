@@ -1,8 +1,8 @@
 // What the fake identity providers share: form bodies, client authentication, one-time codes,
-// bearer tokens and the consent page. The checks mirror RFC 6749 so a client that passes
-// against the fakes does not first meet them against the real provider.
+// bearer tokens, the consent page and the routes around it. The checks mirror RFC 6749 so a
+// client that passes against the fakes does not first meet them against the real provider.
 import { randomBytes } from "node:crypto";
-import type { FastifyInstance, FastifyReply } from "fastify";
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { z } from "zod";
 
 export const CODE_LIFETIME_MS = 5 * 60 * 1000;
@@ -351,4 +351,90 @@ export function sendHtml(reply: FastifyReply, status: number, html: string) {
 export function sendRejectedRequest(reply: FastifyReply, message: string) {
   const title = "Sign-in request rejected";
   return sendHtml(reply, 400, page(title, `<h1>${title}</h1>\n<p>${escapeHtml(message)}</p>`));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Routes
+
+/** What the consent page's form posts back: the authorization request, and the button pressed. */
+export type ApproveForm = Record<string, string | undefined> & {
+  action: "approve" | "cancel";
+  client_id: string;
+  redirect_uri: string;
+  state: string;
+};
+
+/** The identity fields on a consent page. */
+export type IdentityFields = Pick<ConsentPage, "textFields" | "checkboxes">;
+
+/**
+ * One provider's sign-in page. `A` is its approve form, `E` the identity the page shows (the
+ * default, or what the person entered), `I` the identity once accepted, `G` the grant it makes.
+ */
+export type ConsentFlow<A extends ApproveForm, E, I, G extends BaseGrant> = {
+  title: string;
+  /** Where the consent form posts (the provider's /approve route). */
+  action: string;
+  grants: OAuthGrants<G>;
+  authorizeRequestSchema: z.ZodType<Omit<A, "action">>;
+  /** Checks the hidden fields that came back from the browser as strictly as the first request. */
+  approveRequestSchema: z.ZodType<A>;
+  defaultIdentity: E;
+  /** The identity as the person entered it, to show the page again. */
+  enteredIdentity(form: Record<string, string>): E;
+  identityFields(identity: E): IdentityFields;
+  identitySchema: z.ZodType<I>;
+  /** What to say, per form field, when that field is refused. */
+  identityProblems: Record<string, string>;
+  grant(request: Omit<A, "action">, identity: I): G;
+  /** Sent back next to the code and state (Google's granted scope). */
+  codeParams?: Record<string, string>;
+};
+
+/**
+ * The handlers for a provider's sign-in page (`authorize`) and for its form (`approve`): the
+ * person cancels, corrects a refused identity, or leaves with a one-time code.
+ */
+export function consentHandlers<A extends ApproveForm, E, I, G extends BaseGrant>(flow: ConsentFlow<A, E, I, G>) {
+  const consentPage = (request: Omit<A, "action">, identity: E, problem?: string) =>
+    consentPageHtml({ title: flow.title, action: flow.action, hidden: request, ...flow.identityFields(identity), problem });
+
+  return {
+    async authorize(request: FastifyRequest, reply: FastifyReply) {
+      const parsed = flow.authorizeRequestSchema.safeParse(request.query);
+      if (!parsed.success) return sendRejectedRequest(reply, describeIssue(parsed.error));
+      return sendHtml(reply, 200, consentPage(parsed.data, flow.defaultIdentity));
+    },
+
+    async approve(request: FastifyRequest, reply: FastifyReply) {
+      const form = readForm(request.body);
+      if (!form) return sendRejectedRequest(reply, "Send the sign-in form with each field once.");
+      const parsed = flow.approveRequestSchema.safeParse(form);
+      if (!parsed.success) return sendRejectedRequest(reply, describeIssue(parsed.error));
+      const { action, ...authorizeRequest } = parsed.data;
+      const { redirect_uri: redirectUri, state } = parsed.data;
+      if (action === "cancel") return reply.redirect(redirectUriWith(redirectUri, { error: "access_denied", state }), 302);
+
+      const identity = flow.identitySchema.safeParse(form);
+      if (!identity.success) {
+        const field = String(identity.error.issues[0]?.path[0] ?? "");
+        const problem = flow.identityProblems[field] ?? "Check the fields and try again.";
+        return sendHtml(reply, 400, consentPage(authorizeRequest, flow.enteredIdentity(form), problem));
+      }
+      const code = flow.grants.issueCode(flow.grant(authorizeRequest, identity.data));
+      return reply.redirect(redirectUriWith(redirectUri, { code, state, ...flow.codeParams }), 302);
+    },
+  };
+}
+
+/** Answers a user info request with what `describe` tells of the grant behind the bearer token. */
+export function userinfoHandler<G extends BaseGrant>(grants: OAuthGrants<G>, describe: (grant: G) => object) {
+  return async (request: FastifyRequest, reply: FastifyReply) => {
+    const token = bearerToken(request.headers.authorization);
+    const grant = token === null ? null : grants.grantFor(token);
+    if (!grant) {
+      return sendOAuthError(reply, { status: 401, error: "invalid_token", description: "Send a valid access token." });
+    }
+    return describe(grant);
+  };
 }

@@ -1,12 +1,18 @@
 // Account helpers for API tests: sign up, read the development mailbox, sign in, carry cookies.
-import { desc, eq } from "drizzle-orm";
+// Users are made the way a person makes one: register, open the verification link from the dev
+// mailbox, sign in. A plan is then set directly in the users table, as a payment or an
+// administrator would.
+import { desc, eq, sql } from "drizzle-orm";
 import type { LightMyRequestResponse } from "fastify";
-import { devMail } from "../db/schema.ts";
+import type { Plan, SubscriptionStatus } from "../../shared/plans.ts";
+import { devMail, users } from "../db/schema.ts";
 import type { TestApp } from "./test-app.ts";
 
 /** The browser origin Better Auth trusts in tests (APP_URL defaults to http://localhost:3000). */
 export const ORIGIN = "http://localhost:3000";
 export const PASSWORD = "correct horse";
+
+const DAY_MS = 24 * 60 * 60 * 1000;
 
 /**
  * Hands out client addresses, one block per test file, so that per-IP rate limits never carry
@@ -62,12 +68,25 @@ export function linkIn(text: string, path: string): URL {
   return link;
 }
 
+/** A complete registration form for `email`, with PASSWORD; `overrides` replace or add fields. */
+export function registrationForm(email: string, overrides: Record<string, unknown> = {}) {
+  return { fullName: "Ama Mensah", email, password: PASSWORD, confirmPassword: PASSWORD, ...overrides };
+}
+
 export function register(t: TestApp, payload: Record<string, unknown>, remoteAddress: string) {
   return t.app.inject({ method: "POST", url: "/api/accounts/register", headers: { origin: ORIGIN }, payload, remoteAddress });
 }
 
-export function verifyEmail(t: TestApp, token: string) {
-  return t.app.inject({ method: "GET", url: `/api/auth/verify-email?${new URLSearchParams({ token })}` });
+export function verifyEmail(t: TestApp, token: string, remoteAddress?: string) {
+  return t.app.inject({ method: "GET", url: `/api/auth/verify-email?${new URLSearchParams({ token })}`, remoteAddress });
+}
+
+export function forgotPassword(t: TestApp, payload: Record<string, unknown>, remoteAddress: string) {
+  return t.app.inject({ method: "POST", url: "/api/accounts/forgot-password", payload, remoteAddress });
+}
+
+export function resetPassword(t: TestApp, payload: Record<string, unknown>, remoteAddress: string) {
+  return t.app.inject({ method: "POST", url: "/api/auth/reset-password", headers: { origin: ORIGIN }, payload, remoteAddress });
 }
 
 export function signIn(t: TestApp, email: string, password: string, remoteAddress: string) {
@@ -90,19 +109,66 @@ export async function me(t: TestApp, cookie: string) {
   return response.json<{ user: Record<string, unknown> | null }>().user;
 }
 
-/** Registers through the API and follows the emailed verification link; returns nothing signed in. */
-export async function createVerifiedAccount(t: TestApp, email: string, nextIp: () => string, password = PASSWORD) {
-  const response = await register(t, { fullName: "Test Learner", email, password, confirmPassword: password }, nextIp());
-  if (response.statusCode !== 201) throw new Error(`register answered ${response.statusCode}: ${response.body}`);
-  const link = await linkInLastMail(t, email, "/verify-email");
-  const verified = await verifyEmail(t, link.searchParams.get("oobCode") ?? "");
-  if (verified.statusCode !== 200) throw new Error(`verify answered ${verified.statusCode}: ${verified.body}`);
+function expectStatus(what: string, response: LightMyRequestResponse, status: number) {
+  if (response.statusCode !== status) {
+    throw new Error(`${what}: expected ${status}, got ${response.statusCode}: ${response.body}`);
+  }
 }
 
-/** A verified account, signed in: the Cookie header to send. */
-export async function signedInAccount(t: TestApp, email: string, nextIp: () => string, password = PASSWORD) {
-  await createVerifiedAccount(t, email, nextIp, password);
-  const response = await signIn(t, email, password, nextIp());
-  if (response.statusCode !== 200) throw new Error(`sign-in answered ${response.statusCode}: ${response.body}`);
-  return cookieHeader(response.headers["set-cookie"]);
+/** Registers through the API and follows the emailed verification link; returns nothing signed in. */
+export async function createVerifiedAccount(t: TestApp, email: string, nextIp: () => string, password = PASSWORD) {
+  const form = registrationForm(email, { fullName: "Test Learner", password, confirmPassword: password });
+  expectStatus(`register ${email}`, await register(t, form, nextIp()), 201);
+  const link = await linkInLastMail(t, email, "/verify-email");
+  expectStatus(`verify ${email}`, await verifyEmail(t, link.searchParams.get("oobCode") ?? "", nextIp()), 200);
+}
+
+export type TestUser = { id: string; email: string; cookie: string };
+
+/** The users row's subscription after sign-up; all omitted keeps the signup default (legacyFree). */
+export type TestUserPlan = {
+  /** The stored plan; null leaves the row without one. */
+  plan?: Plan | null;
+  /** Defaults to active for a paid plan, inactive otherwise. */
+  status?: SubscriptionStatus;
+  /** Defaults to 30 days from now for a paid plan, none otherwise. */
+  subscriptionEnd?: Date | null;
+};
+
+export type TestUserOptions = TestUserPlan & { email: string; nextIp: () => string };
+
+/**
+ * A verified, signed-in user with the plan asked for. Safe to call many times in parallel: each
+ * request comes from an address of its own, so the per-address limits never trip.
+ */
+export async function createSignedInUser(t: TestApp, options: TestUserOptions): Promise<TestUser> {
+  const { database } = t;
+  const email = options.email.toLowerCase();
+  await createVerifiedAccount(t, email, options.nextIp);
+  const response = await signIn(t, email, PASSWORD, options.nextIp());
+  expectStatus(`sign in ${email}`, response, 200);
+  const cookie = cookieHeader(response.headers["set-cookie"]);
+
+  const [user] = await database.db
+    .select({ id: users.id })
+    .from(users)
+    .where(sql`lower(${users.email}) = ${email}`);
+  if (!user) throw new Error(`no users row for ${email}`);
+
+  const { plan = "legacyFree", status, subscriptionEnd } = options;
+  if (options.plan !== undefined || status !== undefined || subscriptionEnd !== undefined) {
+    const paid = plan === "intermediate" || plan === "advanced";
+    const now = Date.now();
+    await database.db
+      .update(users)
+      .set({
+        subscriptionPlan: plan,
+        subscriptionStatus: status ?? (paid ? "active" : "inactive"),
+        subscriptionStart: paid ? new Date(now - DAY_MS) : null,
+        subscriptionEnd: subscriptionEnd !== undefined ? subscriptionEnd : paid ? new Date(now + 30 * DAY_MS) : null,
+      })
+      .where(eq(users.id, user.id));
+  }
+
+  return { id: user.id, email, cookie };
 }

@@ -5,12 +5,20 @@ import { SMTPServer } from "smtp-server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { AUTH_MESSAGES } from "../../../shared/contracts/accounts.ts";
 import { devMail, users } from "../../db/schema.ts";
-import { ipAllocator, linkIn, PASSWORD, register, signIn, verifyEmail } from "../../testing/accounts.ts";
+import {
+  forgotPassword,
+  ipAllocator,
+  linkIn,
+  PASSWORD,
+  register,
+  registrationForm,
+  resetPassword,
+  signIn,
+  verifyEmail,
+} from "../../testing/accounts.ts";
 import { createTestApp, type TestApp } from "../../testing/test-app.ts";
 
 const nextIp = ipAllocator(21);
-
-const form = (email: string) => ({ fullName: "Ama Mensah", email, password: PASSWORD, confirmPassword: PASSWORD });
 
 type MimePart = { headers: Map<string, string>; body: string };
 
@@ -93,7 +101,7 @@ describe("account emails over SMTP", () => {
 
   it("sends the verification email as text and HTML, and its link verifies the account", async () => {
     const email = "smtp-learner@example.com";
-    const response = await register(t, form(email), nextIp());
+    const response = await register(t, registrationForm(email), nextIp());
     expect(response.statusCode, response.body).toBe(201);
     expect(response.json()).toEqual({ status: "created", message: AUTH_MESSAGES.registrationSuccess });
 
@@ -126,13 +134,8 @@ describe("account emails over SMTP", () => {
 
   it("sends the password reset email as text and HTML with a working reset link", async () => {
     const email = "smtp-forgetful@example.com";
-    await register(t, form(email), nextIp());
-    const response = await t.app.inject({
-      method: "POST",
-      url: "/api/accounts/forgot-password",
-      payload: { email },
-      remoteAddress: nextIp(),
-    });
+    await register(t, registrationForm(email), nextIp());
+    const response = await forgotPassword(t, { email }, nextIp());
     expect(response.statusCode, response.body).toBe(200);
     expect(response.json()).toEqual({ message: AUTH_MESSAGES.resetEmailSent });
 
@@ -144,13 +147,7 @@ describe("account emails over SMTP", () => {
     expect(message.parts.some((p) => p.contentType.startsWith("text/html"))).toBe(true);
     const token = linkIn(text, "/reset-password").searchParams.get("token") ?? "";
 
-    const reset = await t.app.inject({
-      method: "POST",
-      url: "/api/auth/reset-password",
-      headers: { origin: "http://localhost:3000" },
-      payload: { newPassword: "a brand new secret", token },
-      remoteAddress: nextIp(),
-    });
+    const reset = await resetPassword(t, { newPassword: "a brand new secret", token }, nextIp());
     expect(reset.statusCode, reset.body).toBe(200);
   });
 });
@@ -165,7 +162,7 @@ describe("account emails when the mail server is down", () => {
 
   it("creates the account and says the verification email could not be sent", async () => {
     const email = "no-mail@example.com";
-    const response = await register(t, form(email), nextIp());
+    const response = await register(t, registrationForm(email), nextIp());
     expect(response.statusCode, response.body).toBe(201);
     expect(response.json()).toEqual({ status: "created-mail-failed", message: AUTH_MESSAGES.verificationMailFailed });
     const [user] = await t.database.db.select().from(users).where(eq(users.email, email));
@@ -174,21 +171,16 @@ describe("account emails when the mail server is down", () => {
 
   it("says so, without pretending, when a new link for an unverified account cannot be sent", async () => {
     const email = "no-mail-again@example.com";
-    await register(t, form(email), nextIp());
-    const response = await register(t, form(email), nextIp());
+    await register(t, registrationForm(email), nextIp());
+    const response = await register(t, registrationForm(email), nextIp());
     expect(response.statusCode).toBe(502);
     expect(response.json()).toEqual({ error: { code: "MAIL_FAILED", message: AUTH_MESSAGES.verificationMailFailed } });
   });
 
   it("does not claim a reset email was sent when it was not", async () => {
     const email = "no-mail-reset@example.com";
-    await register(t, form(email), nextIp());
-    const response = await t.app.inject({
-      method: "POST",
-      url: "/api/accounts/forgot-password",
-      payload: { email },
-      remoteAddress: nextIp(),
-    });
+    await register(t, registrationForm(email), nextIp());
+    const response = await forgotPassword(t, { email }, nextIp());
     expect(response.statusCode).toBe(502);
     expect(response.json()).toEqual({ error: { code: "MAIL_FAILED", message: AUTH_MESSAGES.unexpected } });
   });

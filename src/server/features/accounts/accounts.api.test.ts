@@ -4,6 +4,7 @@ import { AUTH_MESSAGES } from "../../../shared/contracts/accounts.ts";
 import { sessions, userProgress, users } from "../../db/schema.ts";
 import {
   cookieHeader,
+  createSignedInUser,
   createVerifiedAccount,
   ipAllocator,
   linkInLastMail,
@@ -12,8 +13,8 @@ import {
   ORIGIN,
   PASSWORD,
   register,
+  registrationForm,
   sessionSetCookie,
-  signedInAccount,
   signIn,
   signOut,
   verifyEmail,
@@ -22,14 +23,6 @@ import { createTestApp, type TestApp } from "../../testing/test-app.ts";
 import { setUserPlan } from "../users/users.service.ts";
 
 const nextIp = ipAllocator(20);
-
-const form = (email: string, overrides: Record<string, unknown> = {}) => ({
-  fullName: "Ama Mensah",
-  email,
-  password: PASSWORD,
-  confirmPassword: PASSWORD,
-  ...overrides,
-});
 
 describe("accounts: register, verify, sign in, sign out", () => {
   let t: TestApp;
@@ -54,7 +47,7 @@ describe("accounts: register, verify, sign in, sign out", () => {
       ["the password is 7 characters", { password: "1234567", confirmPassword: "1234567" }, AUTH_MESSAGES.passwordTooShort],
     ])("answers 400 when %s, in the spec's order", async (_case, overrides, message) => {
       const email = "validation@example.com";
-      const response = await register(t, form(email, overrides), nextIp());
+      const response = await register(t, registrationForm(email, overrides), nextIp());
       expect(response.statusCode, response.body).toBe(400);
       expect(response.json()).toEqual({ error: { code: "VALIDATION", message } });
       expect(await t.database.db.select().from(users).where(eq(users.email, email))).toEqual([]);
@@ -63,7 +56,7 @@ describe("accounts: register, verify, sign in, sign out", () => {
     it("creates an unverified email account on legacyFree with a beginner progress entry, mails a link, signs nobody in", async () => {
       const email = "ama@example.com";
       const before = new Date();
-      const response = await register(t, form(email), nextIp());
+      const response = await register(t, registrationForm(email), nextIp());
       expect(response.statusCode, response.body).toBe(201);
       expect(response.json()).toEqual({ status: "created", message: AUTH_MESSAGES.registrationSuccess });
       expect(response.headers["set-cookie"]).toBeUndefined();
@@ -95,7 +88,7 @@ describe("accounts: register, verify, sign in, sign out", () => {
       const email = "sneaky@example.com";
       const response = await register(
         t,
-        form(email, { subscriptionPlan: "admin", provider: "google", emailVerified: true, waitlistPaid: true, isAdmin: true }),
+        registrationForm(email, { subscriptionPlan: "admin", provider: "google", emailVerified: true, waitlistPaid: true, isAdmin: true }),
         nextIp(),
       );
       expect(response.statusCode, response.body).toBe(201);
@@ -109,10 +102,10 @@ describe("accounts: register, verify, sign in, sign out", () => {
 
     it("sends a new link when the email is registered but not verified", async () => {
       const email = "again@example.com";
-      expect((await register(t, form(email), nextIp())).statusCode).toBe(201);
+      expect((await register(t, registrationForm(email), nextIp())).statusCode).toBe(201);
       const first = await linkInLastMail(t, email, "/verify-email");
 
-      const response = await register(t, form(" Again@Example.com ", { fullName: "Someone Else" }), nextIp());
+      const response = await register(t, registrationForm(" Again@Example.com ", { fullName: "Someone Else" }), nextIp());
       expect(response.statusCode, response.body).toBe(201);
       expect(response.json()).toEqual({ status: "verification-resent", message: AUTH_MESSAGES.verificationResent });
       expect(await mailsTo(t, email)).toHaveLength(2);
@@ -128,7 +121,7 @@ describe("accounts: register, verify, sign in, sign out", () => {
       await createVerifiedAccount(t, email, nextIp);
       const mailsBefore = (await mailsTo(t, email)).length;
 
-      const response = await register(t, form(email), nextIp());
+      const response = await register(t, registrationForm(email), nextIp());
       expect(response.statusCode, response.body).toBe(409);
       expect(response.json()).toEqual({ error: { code: "ALREADY_VERIFIED", message: AUTH_MESSAGES.alreadyVerified } });
       expect(await mailsTo(t, email)).toHaveLength(mailsBefore);
@@ -138,7 +131,7 @@ describe("accounts: register, verify, sign in, sign out", () => {
   describe("GET /api/auth/verify-email", () => {
     it("verifies the account with the emailed code", async () => {
       const email = "verify@example.com";
-      await register(t, form(email), nextIp());
+      await register(t, registrationForm(email), nextIp());
       const token = (await linkInLastMail(t, email, "/verify-email")).searchParams.get("oobCode") ?? "";
       const response = await verifyEmail(t, token);
       expect(response.statusCode, response.body).toBe(200);
@@ -148,7 +141,7 @@ describe("accounts: register, verify, sign in, sign out", () => {
 
     it("treats a link opened twice (a second device) as verified, changing nothing", async () => {
       const email = "twice@example.com";
-      await register(t, form(email), nextIp());
+      await register(t, registrationForm(email), nextIp());
       const token = (await linkInLastMail(t, email, "/verify-email")).searchParams.get("oobCode") ?? "";
       expect((await verifyEmail(t, token)).statusCode).toBe(200);
 
@@ -189,7 +182,7 @@ describe("accounts: register, verify, sign in, sign out", () => {
 
     it("refuses an unverified account with 403 and mails a fresh link", async () => {
       const unverified = "unverified@example.com";
-      await register(t, form(unverified), nextIp());
+      await register(t, registrationForm(unverified), nextIp());
       const mailsBefore = (await mailsTo(t, unverified)).length;
 
       const response = await signIn(t, unverified, PASSWORD, nextIp());
@@ -252,7 +245,7 @@ describe("accounts: register, verify, sign in, sign out", () => {
 
     it("reflects plan changes made on the server, and an expired paid plan counts as free", async () => {
       const email = "plans@example.com";
-      const cookie = await signedInAccount(t, email, nextIp);
+      const { cookie } = await createSignedInUser(t, { email, nextIp });
       const now = new Date();
 
       await setUserPlan(t.database.db, { email, plan: "intermediate", actorId: null, reason: "test", now });
@@ -283,7 +276,7 @@ describe("accounts: register, verify, sign in, sign out", () => {
   describe("POST /api/auth/sign-out", () => {
     it("ends the session: the same cookie no longer signs anyone in", async () => {
       const email = "leaving@example.com";
-      const cookie = await signedInAccount(t, email, nextIp);
+      const { cookie } = await createSignedInUser(t, { email, nextIp });
       expect(await me(t, cookie)).toMatchObject({ email });
 
       const response = await signOut(t, cookie);
@@ -297,7 +290,7 @@ describe("accounts: register, verify, sign in, sign out", () => {
   describe("POST /api/auth/update-user", () => {
     it("never lets a user write their own plan, provider or flags", async () => {
       const email = "self-promoter@example.com";
-      const cookie = await signedInAccount(t, email, nextIp);
+      const { cookie } = await createSignedInUser(t, { email, nextIp });
       const before = await userRow(email);
 
       const response = await t.app.inject({

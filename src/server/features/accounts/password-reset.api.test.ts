@@ -3,14 +3,16 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { AUTH_MESSAGES } from "../../../shared/contracts/accounts.ts";
 import { sessions, users } from "../../db/schema.ts";
 import {
+  createSignedInUser,
   createVerifiedAccount,
+  forgotPassword,
   ipAllocator,
   linkInLastMail,
   mailsTo,
   me,
   ORIGIN,
   PASSWORD,
-  signedInAccount,
+  resetPassword,
   signIn,
 } from "../../testing/accounts.ts";
 import { createTestApp, type TestApp } from "../../testing/test-app.ts";
@@ -25,22 +27,8 @@ describe("forgot and reset password", () => {
   });
   afterAll(() => t.close());
 
-  const forgot = (payload: Record<string, unknown>) =>
-    t.app.inject({
-      method: "POST",
-      url: "/api/accounts/forgot-password",
-      payload,
-      remoteAddress: nextIp(),
-    });
-
-  const reset = (payload: Record<string, unknown>) =>
-    t.app.inject({
-      method: "POST",
-      url: "/api/auth/reset-password",
-      headers: { origin: ORIGIN },
-      payload,
-      remoteAddress: nextIp(),
-    });
+  const forgot = (payload: Record<string, unknown>) => forgotPassword(t, payload, nextIp());
+  const reset = (payload: Record<string, unknown>) => resetPassword(t, payload, nextIp());
 
   async function resetToken(email: string): Promise<string> {
     expect((await forgot({ email })).statusCode).toBe(200);
@@ -84,7 +72,7 @@ describe("forgot and reset password", () => {
   describe("POST /api/auth/reset-password", () => {
     it("sets the new password, retires the old one and signs out every session", async () => {
       const email = "resetter@example.com";
-      const cookie = await signedInAccount(t, email, nextIp);
+      const { cookie } = await createSignedInUser(t, { email, nextIp });
       const [user] = await t.database.db.select().from(users).where(eq(users.email, email));
       expect(await me(t, cookie)).toMatchObject({ email });
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ipAllocator, PASSWORD, register } from "../../testing/accounts.ts";
+import { ipAllocator, register, registrationForm } from "../../testing/accounts.ts";
 import { createTestApp, type TestApp } from "../../testing/test-app.ts";
 
 const nextIp = ipAllocator(25);
@@ -13,11 +13,7 @@ describe("development mailbox outside production", () => {
 
   it("lists the emails the app sent, as JSON and as a page with clickable links", async () => {
     const email = "mailbox@example.com";
-    const registered = await register(
-      t,
-      { fullName: "Mail <Box>", email, password: PASSWORD, confirmPassword: PASSWORD },
-      nextIp(),
-    );
+    const registered = await register(t, registrationForm(email, { fullName: "Mail <Box>" }), nextIp());
     expect(registered.statusCode, registered.body).toBe(201);
 
     const json = await t.app.inject({ method: "GET", url: `/dev/mail/messages?to=${encodeURIComponent(" MAILBOX@example.com ")}` });

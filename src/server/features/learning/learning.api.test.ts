@@ -5,8 +5,10 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { TRACKS, type Track } from "../../../shared/plans.ts";
 import { modules, quizAttempts, userProgress } from "../../db/schema.ts";
 import { SEED_PROGRAMS } from "../../db/seed-content.ts";
+import { createSignedInUser, ipAllocator, type TestUser, type TestUserPlan } from "../../testing/accounts.ts";
 import { createTestApp, type TestApp } from "../../testing/test-app.ts";
-import { createSignedInUser, type TestUser, type TestUserOptions } from "../../testing/test-users.ts";
+
+const nextIp = ipAllocator(26);
 
 const PREMIUM_ONLY = { error: { code: "PREMIUM_ONLY", message: "Available to Premium users only" } };
 const NOT_FOUND = { error: { code: "PROGRAM_NOT_FOUND", message: "Program not found." } };
@@ -61,7 +63,7 @@ const USERS = {
   summaryEmpty: {},
   noStore: {},
   upgrade: {},
-} satisfies Record<string, Omit<TestUserOptions, "email">>;
+} satisfies Record<string, TestUserPlan>;
 type UserKey = keyof typeof USERS;
 
 /** SPEC section 6: free gets beginner, intermediate adds intermediate, advanced and admin get all. */
@@ -90,9 +92,9 @@ describe("learning API", () => {
         .orderBy(asc(modules.position));
       moduleIds[track] = rows.map((row) => row.id);
     }
-    const entries = Object.entries(USERS) as [UserKey, Omit<TestUserOptions, "email">][];
+    const entries = Object.entries(USERS) as [UserKey, TestUserPlan][];
     const made = await Promise.all(
-      entries.map(([key, options]) => createSignedInUser(t, { email: `${key}@example.com`, ...options })),
+      entries.map(([key, options]) => createSignedInUser(t, { email: `${key}@example.com`, nextIp, ...options })),
     );
     entries.forEach(([key], index) => created.set(key, made[index] as TestUser));
   });

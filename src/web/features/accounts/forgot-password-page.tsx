@@ -1,6 +1,8 @@
 import { useForm } from "react-hook-form";
 import { Link, useSearchParams } from "react-router";
 import { forgotPasswordFormSchema } from "../../../shared/contracts/accounts.ts";
+import { FormMessages } from "../../ui/form-messages.tsx";
+import { TextField } from "../../ui/text-field.tsx";
 import { useRequestPasswordReset } from "./accounts-api.ts";
 import { withRedirect } from "./redirects.ts";
 
@@ -28,22 +30,8 @@ export function ForgotPasswordPage() {
       <p className="section-lead">Enter your email and we will send you a link to choose a new password.</p>
       <div className="card stack">
         <form className="form" noValidate onSubmit={onSubmit}>
-          <div className="field">
-            <label htmlFor="forgot-email">Email</label>
-            <input id="forgot-email" type="email" autoComplete="email" {...form.register("email")} />
-          </div>
-          <div aria-live="polite">
-            {errorMessage && (
-              <p role="alert" className="form-error">
-                {errorMessage}
-              </p>
-            )}
-            {requestReset.isSuccess && (
-              <p role="status" className="form-success">
-                {requestReset.data.message}
-              </p>
-            )}
-          </div>
+          <TextField label="Email" type="email" autoComplete="email" {...form.register("email")} />
+          <FormMessages error={errorMessage} success={requestReset.data?.message} />
           <button type="submit" className="button" disabled={submitting}>
             {submitting ? "Sending..." : "Send Reset Link"}
           </button>

@@ -7,6 +7,8 @@ import {
   type Credentials,
   type SocialProvider,
 } from "../../../shared/contracts/accounts.ts";
+import { FormMessages } from "../../ui/form-messages.tsx";
+import { TextField } from "../../ui/text-field.tsx";
 import { useSiteConfig } from "../site/site-api.ts";
 import {
   isEmailNotVerified,
@@ -152,25 +154,9 @@ function LoginForm() {
       )}
       <div className="card stack">
         <form className="form" noValidate onSubmit={onSubmit}>
-          <div className="field">
-            <label htmlFor="login-email">Email</label>
-            <input id="login-email" type="email" autoComplete="email" {...form.register("email")} />
-          </div>
-          <div className="field">
-            <label htmlFor="login-password">Password</label>
-            <input
-              id="login-password"
-              type="password"
-              autoComplete="current-password"
-              {...form.register("password")}
-            />
-          </div>
-          <div aria-live="polite" className="stack">
-            {errorMessage && (
-              <p role="alert" className="form-error">
-                {errorMessage}
-              </p>
-            )}
+          <TextField label="Email" type="email" autoComplete="email" {...form.register("email")} />
+          <TextField label="Password" type="password" autoComplete="current-password" {...form.register("password")} />
+          <FormMessages error={errorMessage} className="stack">
             {unverified && (
               <VerifyPrompt
                 sent={resend.data === "sent"}
@@ -179,7 +165,7 @@ function LoginForm() {
                 onResend={() => resendVerification(unverified)}
               />
             )}
-          </div>
+          </FormMessages>
           <button type="submit" className="button" disabled={submitting}>
             {submitting ? "Signing in..." : "Sign In"}
           </button>

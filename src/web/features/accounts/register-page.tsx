@@ -2,6 +2,8 @@ import { useState } from "react";
 import { useForm } from "react-hook-form";
 import { Link, useSearchParams } from "react-router";
 import { registerRequestSchema, type RegisterRequest } from "../../../shared/contracts/accounts.ts";
+import { FormMessages } from "../../ui/form-messages.tsx";
+import { TextField } from "../../ui/text-field.tsx";
 import { notify } from "../../ui/toast.tsx";
 import { useRegister } from "./accounts-api.ts";
 import { rememberPendingRedirect, withRedirect } from "./redirects.ts";
@@ -11,14 +13,14 @@ export function RegisterPage() {
   const goToLogin = useGoToLogin();
   const [searchParams] = useSearchParams();
   const registration = useRegister();
-  const [resentMessage, setResentMessage] = useState<string | null>(null);
+  const [resentMessage, setResentMessage] = useState<string>();
   const form = useForm<RegisterRequest>({
     defaultValues: { fullName: "", email: "", password: "", confirmPassword: "" },
   });
   const loginPath = withRedirect("/login", searchParams.get("redirect"));
 
   const onSubmit = form.handleSubmit(async (values) => {
-    setResentMessage(null);
+    setResentMessage(undefined);
     const parsed = registerRequestSchema.safeParse(values);
     if (!parsed.success) {
       form.setError("root", { message: parsed.error.issues[0]?.message });
@@ -52,48 +54,22 @@ export function RegisterPage() {
       <p className="section-lead">Start with the free Beginner program. Upgrade whenever you are ready.</p>
       <div className="card stack">
         <form className="form" noValidate onSubmit={onSubmit}>
-          <div className="field">
-            <label htmlFor="register-name">Full Name</label>
-            <input id="register-name" autoComplete="name" {...form.register("fullName")} />
-          </div>
-          <div className="field">
-            <label htmlFor="register-email">Email</label>
-            <input id="register-email" type="email" autoComplete="email" {...form.register("email")} />
-          </div>
-          <div className="field">
-            <label htmlFor="register-password">Password</label>
-            <input
-              id="register-password"
-              type="password"
-              autoComplete="new-password"
-              aria-describedby="register-password-hint"
-              {...form.register("password")}
-            />
-            <small id="register-password-hint" className="muted">
-              At least 8 characters.
-            </small>
-          </div>
-          <div className="field">
-            <label htmlFor="register-confirm">Confirm Password</label>
-            <input
-              id="register-confirm"
-              type="password"
-              autoComplete="new-password"
-              {...form.register("confirmPassword")}
-            />
-          </div>
-          <div aria-live="polite">
-            {errorMessage && (
-              <p role="alert" className="form-error">
-                {errorMessage}
-              </p>
-            )}
-            {resentMessage && (
-              <p role="status" className="form-info">
-                {resentMessage}
-              </p>
-            )}
-          </div>
+          <TextField label="Full Name" autoComplete="name" {...form.register("fullName")} />
+          <TextField label="Email" type="email" autoComplete="email" {...form.register("email")} />
+          <TextField
+            label="Password"
+            hint="At least 8 characters."
+            type="password"
+            autoComplete="new-password"
+            {...form.register("password")}
+          />
+          <TextField
+            label="Confirm Password"
+            type="password"
+            autoComplete="new-password"
+            {...form.register("confirmPassword")}
+          />
+          <FormMessages error={errorMessage} info={resentMessage} />
           <button type="submit" className="button" disabled={submitting}>
             {submitting ? "Signing up..." : "Sign Up"}
           </button>

@@ -1,6 +1,8 @@
 import { useForm } from "react-hook-form";
 import { Link, useSearchParams } from "react-router";
 import { AUTH_MESSAGES, resetPasswordFormSchema } from "../../../shared/contracts/accounts.ts";
+import { FormMessages } from "../../ui/form-messages.tsx";
+import { TextField } from "../../ui/text-field.tsx";
 import { notify } from "../../ui/toast.tsx";
 import { errorCode, useResetPassword } from "./accounts-api.ts";
 import { useGoToLogin } from "./sign-in-flow.ts";
@@ -59,30 +61,20 @@ function ResetPasswordForm({ token }: { token: string }) {
       <p className="section-lead">Choose a new password for your account.</p>
       <div className="card stack">
         <form className="form" noValidate onSubmit={onSubmit}>
-          <div className="field">
-            <label htmlFor="reset-password">New Password</label>
-            <input
-              id="reset-password"
-              type="password"
-              autoComplete="new-password"
-              aria-describedby="reset-password-hint"
-              {...form.register("newPassword")}
-            />
-            <small id="reset-password-hint" className="muted">
-              At least 8 characters.
-            </small>
-          </div>
-          <div className="field">
-            <label htmlFor="reset-confirm">Confirm New Password</label>
-            <input id="reset-confirm" type="password" autoComplete="new-password" {...form.register("confirmPassword")} />
-          </div>
-          <div aria-live="polite">
-            {errorMessage && (
-              <p role="alert" className="form-error">
-                {errorMessage}
-              </p>
-            )}
-          </div>
+          <TextField
+            label="New Password"
+            hint="At least 8 characters."
+            type="password"
+            autoComplete="new-password"
+            {...form.register("newPassword")}
+          />
+          <TextField
+            label="Confirm New Password"
+            type="password"
+            autoComplete="new-password"
+            {...form.register("confirmPassword")}
+          />
+          <FormMessages error={errorMessage} />
           {linkRefused && (
             <p>
               <Link to="/forgot-password">Request a new reset link</Link>

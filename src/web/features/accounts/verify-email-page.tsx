@@ -2,6 +2,8 @@ import { useEffect, type ReactNode } from "react";
 import { useForm } from "react-hook-form";
 import { Link, useSearchParams } from "react-router";
 import { AUTH_MESSAGES, loginFormSchema, type Credentials } from "../../../shared/contracts/accounts.ts";
+import { FormMessages } from "../../ui/form-messages.tsx";
+import { TextField } from "../../ui/text-field.tsx";
 import { useResendVerificationBySignIn, useSendVerificationEmail, useVerifyEmail } from "./accounts-api.ts";
 import { useMe } from "./session-api.ts";
 import { useFinishSignIn, useGoToLogin, type LoginNotice } from "./sign-in-flow.ts";
@@ -101,26 +103,12 @@ function ResendWithCredentials() {
 
   return (
     <form className="form" noValidate onSubmit={onSubmit}>
-      <div className="field">
-        <label htmlFor="resend-email">Email</label>
-        <input id="resend-email" type="email" autoComplete="email" {...form.register("email")} />
-      </div>
-      <div className="field">
-        <label htmlFor="resend-password">Password</label>
-        <input id="resend-password" type="password" autoComplete="current-password" {...form.register("password")} />
-      </div>
-      <div aria-live="polite">
-        {errorMessage && (
-          <p role="alert" className="form-error">
-            {errorMessage}
-          </p>
-        )}
-        {resend.data === "sent" && (
-          <p role="status" className="form-success">
-            {AUTH_MESSAGES.verificationEmailSent}
-          </p>
-        )}
-      </div>
+      <TextField label="Email" type="email" autoComplete="email" {...form.register("email")} />
+      <TextField label="Password" type="password" autoComplete="current-password" {...form.register("password")} />
+      <FormMessages
+        error={errorMessage}
+        success={resend.data === "sent" ? AUTH_MESSAGES.verificationEmailSent : undefined}
+      />
       <button type="submit" className="button" disabled={sending}>
         {sending ? "Sending..." : "Resend verification email"}
       </button>
@@ -151,18 +139,10 @@ function VerificationPrompt() {
         We sent a verification link to <strong className="break-anywhere">{user.email}</strong>. Open it to
         finish setting up your account.
       </p>
-      <div aria-live="polite">
-        {sendVerification.isError && (
-          <p role="alert" className="form-error">
-            {sendVerification.error.message}
-          </p>
-        )}
-        {sendVerification.isSuccess && (
-          <p role="status" className="form-success">
-            {AUTH_MESSAGES.verificationEmailSent}
-          </p>
-        )}
-      </div>
+      <FormMessages
+        error={sendVerification.error?.message}
+        success={sendVerification.isSuccess ? AUTH_MESSAGES.verificationEmailSent : undefined}
+      />
       <button
         type="button"
         className="button"

@@ -8,6 +8,8 @@ import {
   type ContactRequest,
 } from "../../../shared/contracts/contact.ts";
 import { ApiRequestError } from "../../lib/api.ts";
+import { FormMessages } from "../../ui/form-messages.tsx";
+import { TextAreaField, TextField } from "../../ui/text-field.tsx";
 import { useSendContactMessage } from "./contact-api.ts";
 
 export const CONTACT_SUCCESS_VISIBLE_MS = 4_000;
@@ -54,45 +56,31 @@ export function ContactPage() {
         email.
       </p>
       <form className="card form" noValidate onSubmit={onSubmit}>
-        <div className="field">
-          <label htmlFor="contact-name">Name</label>
-          <input
-            id="contact-name"
-            autoComplete="name"
-            maxLength={CONTACT_LIMITS.name}
-            aria-invalid={errors.name ? true : undefined}
-            {...form.register("name")}
-          />
-        </div>
-        <div className="field">
-          <label htmlFor="contact-email">Email</label>
-          <input
-            id="contact-email"
-            type="email"
-            autoComplete="email"
-            maxLength={CONTACT_LIMITS.email}
-            aria-invalid={errors.email ? true : undefined}
-            {...form.register("email")}
-          />
-        </div>
-        <div className="field">
-          <label htmlFor="contact-message">Message</label>
-          <textarea
-            id="contact-message"
-            rows={6}
-            maxLength={CONTACT_LIMITS.message}
-            aria-invalid={errors.message ? true : undefined}
-            {...form.register("message")}
-          />
-        </div>
-        <div aria-live="polite">
-          {errorMessage && (
-            <p role="alert" className="form-error">
-              {errorMessage}
-            </p>
-          )}
+        <TextField
+          label="Name"
+          autoComplete="name"
+          maxLength={CONTACT_LIMITS.name}
+          aria-invalid={errors.name ? true : undefined}
+          {...form.register("name")}
+        />
+        <TextField
+          label="Email"
+          type="email"
+          autoComplete="email"
+          maxLength={CONTACT_LIMITS.email}
+          aria-invalid={errors.email ? true : undefined}
+          {...form.register("email")}
+        />
+        <TextAreaField
+          label="Message"
+          rows={6}
+          maxLength={CONTACT_LIMITS.message}
+          aria-invalid={errors.message ? true : undefined}
+          {...form.register("message")}
+        />
+        <FormMessages error={errorMessage}>
           {sent && <p className="form-success">{CONTACT_MESSAGES.sent}</p>}
-        </div>
+        </FormMessages>
         <button type="submit" className="button" disabled={sending}>
           {sending ? "Sending..." : "Send Message"}
         </button>

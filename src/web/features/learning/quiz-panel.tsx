@@ -2,6 +2,7 @@
 // then each option is checked by the server and the latest answer per question is shown.
 import { useId } from "react";
 import { LEARNING_MESSAGES, type LearnerQuiz } from "../../../shared/contracts/learning.ts";
+import { MarkIcon } from "../../ui/mark-icon.tsx";
 import { optionLetter, useAnswerQuestion } from "./learning-api.ts";
 
 export function QuizPanel({ quiz, track }: { quiz: LearnerQuiz; track: string }) {
@@ -87,16 +88,7 @@ function QuizQuestion(props: {
 function Verdict({ correct }: { correct: boolean }) {
   return (
     <span className={correct ? "verdict verdict-correct" : "verdict verdict-incorrect"}>
-      <svg aria-hidden="true" viewBox="0 0 24 24" width="18" height="18">
-        <path
-          d={correct ? "M5 12.5l4.5 4.5L19 7.5" : "M6.5 6.5l11 11M17.5 6.5l-11 11"}
-          fill="none"
-          stroke="currentColor"
-          strokeWidth="2.5"
-          strokeLinecap="round"
-          strokeLinejoin="round"
-        />
-      </svg>
+      <MarkIcon mark={correct ? "tick" : "cross"} />
       {correct ? LEARNING_MESSAGES.correct : LEARNING_MESSAGES.incorrect}
     </span>
   );

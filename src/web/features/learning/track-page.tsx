@@ -4,6 +4,7 @@ import { useEffect, useId, useRef, type ReactNode } from "react";
 import { Link, useParams } from "react-router";
 import { LEARNING_MESSAGES, type TrackDetail, type TrackModule } from "../../../shared/contracts/learning.ts";
 import { ApiRequestError } from "../../lib/api.ts";
+import { MarkIcon } from "../../ui/mark-icon.tsx";
 import { notify } from "../../ui/toast.tsx";
 import { usePrograms } from "../catalog/catalog-api.ts";
 import { useMarkWatched, useTrack } from "./learning-api.ts";
@@ -209,16 +210,7 @@ function ModuleSection(props: {
           >
             {watched ? (
               <>
-                <svg aria-hidden="true" viewBox="0 0 24 24" width="18" height="18">
-                  <path
-                    d="M5 12.5l4.5 4.5L19 7.5"
-                    fill="none"
-                    stroke="currentColor"
-                    strokeWidth="2.5"
-                    strokeLinecap="round"
-                    strokeLinejoin="round"
-                  />
-                </svg>
+                <MarkIcon mark="tick" />
                 Watched
               </>
             ) : saving ? (
