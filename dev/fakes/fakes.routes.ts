@@ -3,11 +3,18 @@ import type { FastifyPluginAsync } from "fastify";
 import { FAKE_CHAT_WIDGET_SCRIPT } from "./chat-widget.ts";
 import { googleOidcFake } from "./google-oidc.ts";
 import { mql5OAuthFake } from "./mql5-oauth.ts";
+import { paystackSimulator, type PaystackSimulatorOptions } from "./paystack-simulator.ts";
 
-export const devFakesRoutes: FastifyPluginAsync = async (app) => {
+export type DevFakesOptions = {
+  /** The Paystack simulator runs only when the app has its key and webhook URL to give it. */
+  paystack?: Omit<PaystackSimulatorOptions, "now">;
+};
+
+export const devFakesRoutes: FastifyPluginAsync<DevFakesOptions> = async (app, options) => {
   app.get("/dev/fakes/chat-widget.js", async (_request, reply) =>
     reply.type("text/javascript; charset=utf-8").header("cache-control", "no-store").send(FAKE_CHAT_WIDGET_SCRIPT),
   );
   await app.register(googleOidcFake, { prefix: "/dev/fakes/google" });
   await app.register(mql5OAuthFake, { prefix: "/dev/fakes/mql5" });
+  if (options.paystack) await app.register(paystackSimulator, { prefix: "/dev/fakes/paystack", ...options.paystack });
 };

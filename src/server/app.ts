@@ -20,6 +20,11 @@ import { catalogRoutes } from "./features/catalog/catalog.routes.ts";
 import { CONTACT_FORWARD_JOB } from "./features/contact/contact.service.ts";
 import { contactRoutes } from "./features/contact/contact.routes.ts";
 import { learningRoutes } from "./features/learning/learning.routes.ts";
+import { exchangeRateFake } from "../../dev/fakes/exchange-rate.ts";
+import { createBillingJobHandlers } from "./features/billing/billing-emails.ts";
+import { billingRoutes } from "./features/billing/billing.routes.ts";
+import { EXPIRY_REMINDER_JOB, RECEIPT_JOB } from "./features/billing/billing.service.ts";
+import { createPaystackClient } from "./integrations/paystack.ts";
 import { healthRoutes } from "./features/health/health.routes.ts";
 import { siteRoutes } from "./features/site/site.routes.ts";
 import { forwardContactMessage, type ContactMessage } from "./integrations/contact-webhook.ts";
@@ -71,16 +76,19 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   // JSON only: a text/plain body (a cross-site "simple" request) is answered 415.
   app.removeContentTypeParser("text/plain");
 
+  const mailer = createMailer({ env, db: database.db, log: app.log });
+  const billingEmails = createBillingJobHandlers({ db: database.db, mailer, appUrl: env.appUrl });
   const jobHandlers: JobHandlers = {
     [CONTACT_FORWARD_JOB]: async (payload) => {
       if (!env.contactWebhookUrl) return;
       await forwardContactMessage(env.contactWebhookUrl, payload as ContactMessage);
     },
+    [RECEIPT_JOB]: billingEmails.receipt,
+    [EXPIRY_REMINDER_JOB]: billingEmails.expiryReminder,
   };
   app.decorate("env", env);
   app.decorate("db", database.db);
   app.decorate("jobs", createJobRunner({ db: database.db, handlers: jobHandlers, log: app.log }));
-  const mailer = createMailer({ env, db: database.db, log: app.log });
   app.decorate("mailer", mailer);
   app.decorate("auth", createAuth({ env, db: database.db, mailer, log: app.log }));
   app.decorateRequest("user", null);
@@ -95,9 +103,20 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(catalogRoutes);
   await app.register(contactRoutes);
   await app.register(learningRoutes);
+  const paystack =
+    env.paystack.mode === "disabled"
+      ? null
+      : createPaystackClient({ apiUrl: env.paystack.apiUrl, secretKey: env.paystack.secretKey });
+  await app.register(billingRoutes({ db: database.db, env, log: app.log, paystack }));
   if (options.operatorToken) await app.register(operatorRoutes(options.operatorToken));
   if (!env.isProduction) {
-    await app.register(devFakesRoutes);
+    await app.register(
+      devFakesRoutes,
+      env.paystack.mode === "simulator"
+        ? { paystack: { secretKey: env.paystack.secretKey, webhookUrl: `${env.appUrl}/api/paystack/webhook` } }
+        : {},
+    );
+    await app.register(exchangeRateFake, { prefix: "/dev/fakes/exchange-rate" });
     await app.register(devMailRoutes);
   }
 

@@ -27,6 +27,11 @@ const envSchema = z.object({
   MQL5_TOKEN_URL: z.url().default("https://www.mql5.com/api/oauth/access_token"),
   MQL5_USERINFO_URL: z.url().default("https://www.mql5.com/api/oauth/user_info"),
 
+  PAYSTACK_SECRET_KEY: z.string().optional(),
+  PAYSTACK_API_URL: z.url().default("https://api.paystack.co"),
+  PAYSTACK_INLINE_JS_URL: z.url().default("https://js.paystack.co/v2/inline.js"),
+  EXCHANGE_RATE_URL: optionalUrl,
+
   CONTACT_WEBHOOK_URL: optionalUrl,
   CHAT_WIDGET_URL: optionalUrl,
   SUPPORT_EMAIL: z.email().default("support@tradingacademy.com"),
@@ -71,6 +76,8 @@ export type Env = {
   authSecret: string;
   mail: { smtpUrl: string | null; from: string };
   google: { clientId: string; clientSecret: string; discoveryUrl: string } | null;
+  paystack: PaystackConfig;
+  exchangeRateUrl: string;
   mql5: {
     clientId: string;
     clientSecret: string;
@@ -79,6 +86,14 @@ export type Env = {
     userInfoUrl: string;
   } | null;
 };
+
+export type PaystackConfig =
+  | { mode: "live" | "simulator"; secretKey: string; apiUrl: string; inlineScriptUrl: string }
+  | { mode: "disabled" };
+
+// Outside production without keys, payments go to the built-in simulator (clearly test mode).
+const SIMULATOR_SECRET_KEY = "sk_test_simulator_secret_key";
+const REAL_EXCHANGE_RATE_URL = "https://open.er-api.com/v6/latest/USD";
 
 // Development and tests only: production refuses to start without AUTH_SECRET.
 const DEVELOPMENT_AUTH_SECRET = "development-only-secret-not-for-production-use";
@@ -96,6 +111,8 @@ export function readEnv(source: Record<string, string | undefined> = process.env
   }
   const env = parsed.data;
   const isProduction = env.NODE_ENV === "production";
+  const appUrl = (env.APP_URL ?? `http://localhost:${env.PORT}`).replace(/\/$/, "");
+  const simulator = !isProduction && !env.PAYSTACK_SECRET_KEY;
   if (isProduction && !env.AUTH_SECRET) {
     throw new EnvError("Invalid configuration:\n  AUTH_SECRET: required in production (32+ random characters)");
   }
@@ -104,7 +121,7 @@ export function readEnv(source: Record<string, string | undefined> = process.env
     isProduction,
     port: env.PORT,
     host: env.HOST,
-    appUrl: (env.APP_URL ?? `http://localhost:${env.PORT}`).replace(/\/$/, ""),
+    appUrl,
     logLevel: env.LOG_LEVEL,
     database: env.DATABASE_URL
       ? { kind: "postgres", url: env.DATABASE_URL }
@@ -116,6 +133,24 @@ export function readEnv(source: Record<string, string | undefined> = process.env
     socialLinks: env.SOCIAL_LINKS,
     authSecret: env.AUTH_SECRET ?? DEVELOPMENT_AUTH_SECRET,
     mail: { smtpUrl: env.SMTP_URL ?? null, from: env.MAIL_FROM },
+    paystack: env.PAYSTACK_SECRET_KEY
+      ? {
+          mode: "live",
+          secretKey: env.PAYSTACK_SECRET_KEY,
+          apiUrl: env.PAYSTACK_API_URL.replace(/\/$/, ""),
+          inlineScriptUrl: env.PAYSTACK_INLINE_JS_URL,
+        }
+      : simulator
+        ? {
+            mode: "simulator",
+            secretKey: SIMULATOR_SECRET_KEY,
+            apiUrl: `${appUrl}/dev/fakes/paystack`,
+            inlineScriptUrl: `${appUrl}/dev/fakes/paystack/inline.js`,
+          }
+        : { mode: "disabled" },
+    // With the payment simulator, the rate comes from the built-in stand-in too (offline demo).
+    exchangeRateUrl:
+      env.EXCHANGE_RATE_URL ?? (simulator ? `${appUrl}/dev/fakes/exchange-rate/v6/latest/USD` : REAL_EXCHANGE_RATE_URL),
     google:
       env.GOOGLE_CLIENT_ID && env.GOOGLE_CLIENT_SECRET
         ? {

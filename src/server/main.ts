@@ -2,9 +2,12 @@
 import { buildApp } from "./app.ts";
 import { openDatabase } from "./db/client.ts";
 import { seedDatabase } from "./db/seed.ts";
+import { expireSubscriptions } from "./features/billing/billing.service.ts";
 import { EnvError, readEnv } from "./env.ts";
 import { DataDirInUseError } from "./db/pglite-lock.ts";
 import { newOperatorToken, openOperatorChannel } from "./cli/operator-channel.ts";
+
+const EXPIRY_INTERVAL_MS = 15 * 60_000;
 
 async function main() {
   const env = readEnv();
@@ -17,6 +20,12 @@ async function main() {
   const operatorToken = dataDir ? newOperatorToken() : undefined;
   const app = await buildApp({ env, database, operatorToken });
   app.jobs.start();
+  const expireLapsed = () =>
+    expireSubscriptions(app.db, new Date())
+      .then((ended) => (ended > 0 ? app.jobs.runDue() : 0))
+      .catch((error: unknown) => app.log.error({ err: error }, "expiring subscriptions failed"));
+  const expiryTimer = setInterval(expireLapsed, EXPIRY_INTERVAL_MS).unref();
+  void expireLapsed();
   let closeOperatorChannel = () => {};
 
   let closing = false;
@@ -25,6 +34,7 @@ async function main() {
     closing = true;
     app.log.info({ signal }, "shutting down");
     const forceExit = setTimeout(() => process.exit(1), 10_000).unref();
+    clearInterval(expiryTimer);
     closeOperatorChannel();
     await app.close();
     await database.close();

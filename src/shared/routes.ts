@@ -14,6 +14,9 @@ export const CLIENT_ROUTES = [
   "/verify-email",
   "/program",
   "/program/:track",
+  "/subscription",
+  "/join-waitlist",
+  "/join-waitlist/success",
 ] as const;
 
 const patterns = CLIENT_ROUTES.map(

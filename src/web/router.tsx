@@ -58,6 +58,16 @@ export const router = createBrowserRouter([
         }),
       },
       {
+        path: "/join-waitlist",
+        lazy: async () => ({ Component: (await import("./features/billing/waitlist-page.tsx")).WaitlistPage }),
+      },
+      {
+        path: "/join-waitlist/success",
+        lazy: async () => ({
+          Component: (await import("./features/billing/waitlist-success-page.tsx")).WaitlistSuccessPage,
+        }),
+      },
+      {
         element: <RequireUser />,
         children: [
           {
@@ -69,6 +79,12 @@ export const router = createBrowserRouter([
           {
             path: "/program/:track",
             lazy: async () => ({ Component: (await import("./features/learning/track-page.tsx")).TrackPage }),
+          },
+          {
+            path: "/subscription",
+            lazy: async () => ({
+              Component: (await import("./features/billing/subscription-page.tsx")).SubscriptionPage,
+            }),
           },
         ],
       },

@@ -14,6 +14,7 @@ const USAGE = `Usage: npm run cli -- <command>
 Commands:
   migrate                   apply the database migrations
   seed                      migrate, then add the demo programs to an empty catalogue
+  expire-subscriptions      end paid plans whose month is over (the server also does this every 15 minutes)
   set-plan <email> <plan>   give an account a plan (${PLANS.join(", ")})`;
 
 const serverReplySchema = z.object({

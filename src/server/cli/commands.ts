@@ -4,11 +4,13 @@ import * as z from "zod/mini";
 import { PLANS } from "../../shared/plans.ts";
 import type { Db } from "../db/client.ts";
 import { seedDatabase } from "../db/seed.ts";
+import { expireSubscriptions } from "../features/billing/billing.service.ts";
 import { setUserPlan } from "../features/users/users.service.ts";
 
 export const operatorCommandSchema = z.discriminatedUnion("name", [
   z.object({ name: z.literal("migrate") }),
   z.object({ name: z.literal("seed") }),
+  z.object({ name: z.literal("expire-subscriptions") }),
   z.object({ name: z.literal("set-plan"), email: z.string().check(z.minLength(3)), plan: z.enum(PLANS) }),
 ]);
 export type OperatorCommand = z.infer<typeof operatorCommandSchema>;
@@ -21,6 +23,10 @@ export async function runOperatorCommand(db: Db, command: OperatorCommand): Prom
     case "seed": {
       const { seeded } = await seedDatabase(db);
       return seeded ? "Demo programs added." : "Already seeded: nothing changed.";
+    }
+    case "expire-subscriptions": {
+      const count = await expireSubscriptions(db, new Date());
+      return count === 1 ? "1 subscription ended." : `${count} subscriptions ended.`;
     }
     case "set-plan":
       await setUserPlan(db, {

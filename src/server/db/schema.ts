@@ -301,6 +301,20 @@ export const waitlist = pgTable("waitlist", {
   createdAt: createdAt(),
 });
 
+/** subscription_reminders: which reminder went out for which period, so each is sent once. */
+export const subscriptionReminders = pgTable(
+  "subscription_reminders",
+  {
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    periodEnd: timestamp("period_end", { withTimezone: true }).notNull(),
+    kind: text("kind", { enum: ["ending-soon", "expired"] }).notNull(),
+    createdAt: createdAt(),
+  },
+  (table) => [primaryKey({ columns: [table.userId, table.periodEnd, table.kind] })],
+);
+
 /** config: small named settings, e.g. `subscription` -> { locked }. */
 export const config = pgTable("config", {
   key: text("key").primaryKey(),

@@ -19,20 +19,28 @@ export function chatWidgetOrigins(url: string | null): { scripts: string[]; conn
   return { scripts: [origin], connect: [origin] };
 }
 
+/** Paystack's inline script, and the checkout it opens in a frame. */
+export function paystackOrigins(env: Env): string[] {
+  if (env.paystack.mode === "disabled") return [];
+  const origin = new URL(env.paystack.inlineScriptUrl).origin;
+  return env.paystack.mode === "live" ? [origin, "https://checkout.paystack.com", "https://*.paystack.co"] : [origin];
+}
+
 export function contentSecurityPolicy(env: Env) {
   const chat = chatWidgetOrigins(env.chatWidgetUrl);
+  const paystack = paystackOrigins(env);
   return {
     defaultSrc: ["'self'"],
     baseUri: ["'self'"],
     objectSrc: ["'none'"],
     frameAncestors: ["'none'"],
     formAction: ["'self'"],
-    scriptSrc: ["'self'", ...chat.scripts],
+    scriptSrc: ["'self'", ...chat.scripts, ...paystack],
     styleSrc: ["'self'", "'unsafe-inline'", ...chat.scripts],
     imgSrc: ["'self'", "data:", YOUTUBE_IMAGES, ...chat.scripts],
     fontSrc: ["'self'", "data:", ...chat.scripts],
-    connectSrc: ["'self'", ...chat.connect],
-    frameSrc: [YOUTUBE_EMBED, ...chat.scripts],
+    connectSrc: ["'self'", ...chat.connect, ...paystack],
+    frameSrc: [YOUTUBE_EMBED, ...chat.scripts, ...paystack],
     mediaSrc: ["'self'", ...chat.scripts],
     upgradeInsecureRequests: env.isProduction ? [] : null,
   };

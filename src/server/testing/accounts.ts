@@ -8,7 +8,10 @@ import type { Plan, SubscriptionStatus } from "../../shared/plans.ts";
 import { devMail, users } from "../db/schema.ts";
 import type { TestApp } from "./test-app.ts";
 
-/** The browser origin Better Auth trusts in tests (APP_URL defaults to http://localhost:3000). */
+/**
+ * The browser origin Better Auth trusts in tests (APP_URL defaults to http://localhost:3000).
+ * The helpers below send the app's own APP_URL, so they also work for an app that listens.
+ */
 export const ORIGIN = "http://localhost:3000";
 export const PASSWORD = "correct horse";
 
@@ -74,7 +77,7 @@ export function registrationForm(email: string, overrides: Record<string, unknow
 }
 
 export function register(t: TestApp, payload: Record<string, unknown>, remoteAddress: string) {
-  return t.app.inject({ method: "POST", url: "/api/accounts/register", headers: { origin: ORIGIN }, payload, remoteAddress });
+  return t.app.inject({ method: "POST", url: "/api/accounts/register", headers: { origin: t.app.env.appUrl }, payload, remoteAddress });
 }
 
 export function verifyEmail(t: TestApp, token: string, remoteAddress?: string) {
@@ -86,21 +89,21 @@ export function forgotPassword(t: TestApp, payload: Record<string, unknown>, rem
 }
 
 export function resetPassword(t: TestApp, payload: Record<string, unknown>, remoteAddress: string) {
-  return t.app.inject({ method: "POST", url: "/api/auth/reset-password", headers: { origin: ORIGIN }, payload, remoteAddress });
+  return t.app.inject({ method: "POST", url: "/api/auth/reset-password", headers: { origin: t.app.env.appUrl }, payload, remoteAddress });
 }
 
 export function signIn(t: TestApp, email: string, password: string, remoteAddress: string) {
   return t.app.inject({
     method: "POST",
     url: "/api/auth/sign-in/email",
-    headers: { origin: ORIGIN },
+    headers: { origin: t.app.env.appUrl },
     payload: { email, password },
     remoteAddress,
   });
 }
 
 export function signOut(t: TestApp, cookie: string) {
-  return t.app.inject({ method: "POST", url: "/api/auth/sign-out", headers: { cookie, origin: ORIGIN }, payload: {} });
+  return t.app.inject({ method: "POST", url: "/api/auth/sign-out", headers: { cookie, origin: t.app.env.appUrl }, payload: {} });
 }
 
 export async function me(t: TestApp, cookie: string) {
@@ -171,4 +174,25 @@ export async function createSignedInUser(t: TestApp, options: TestUserOptions): 
   }
 
   return { id: user.id, email, cookie };
+}
+
+/**
+ * Signs in one user per key at once (each `${key}@example.com`, with the given plan) and
+ * returns a lookup that fails loudly for a key that was not created.
+ */
+export async function createTestUsers<K extends string>(
+  t: TestApp,
+  nextIp: () => string,
+  users: Record<K, TestUserPlan>,
+): Promise<(key: K) => TestUser> {
+  const entries = Object.entries<TestUserPlan>(users) as [K, TestUserPlan][];
+  const made = await Promise.all(
+    entries.map(([key, options]) => createSignedInUser(t, { email: `${key}@example.com`, nextIp, ...options })),
+  );
+  const byKey = new Map(entries.map(([key], index) => [key, made[index]]));
+  return (key) => {
+    const found = byKey.get(key);
+    if (!found) throw new Error(`no test user ${key}`);
+    return found;
+  };
 }

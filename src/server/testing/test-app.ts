@@ -1,4 +1,6 @@
-// Boots the whole app on a fresh database for API tests (app.inject, no network).
+// Boots the whole app on a fresh database for API tests (app.inject; with `listen`, also on a
+// real port, for the integrations the app reaches over HTTP, like the Paystack simulator).
+import { createServer } from "node:net";
 import type { FastifyInstance } from "fastify";
 import { buildApp } from "../app.ts";
 import type { Database } from "../db/client.ts";
@@ -6,22 +8,57 @@ import { seedDatabase } from "../db/seed.ts";
 import { readEnv } from "../env.ts";
 import { createTestDatabase } from "./test-database.ts";
 
-export type TestApp = { app: FastifyInstance; database: Database; close(): Promise<void> };
+export type TestApp = {
+  app: FastifyInstance;
+  database: Database;
+  /** Where the app listens (`http://127.0.0.1:<port>`, also its APP_URL), or null without `listen`. */
+  baseUrl: string | null;
+  close(): Promise<void>;
+};
 
-export async function createTestApp(
-  options: { env?: Record<string, string>; seed?: boolean } = {},
-): Promise<TestApp> {
-  const database = await createTestDatabase();
-  if (options.seed ?? true) await seedDatabase(database.db);
-  const env = readEnv({ NODE_ENV: "test", LOG_LEVEL: "silent", ...options.env });
+export type TestAppOptions = {
+  env?: Record<string, string>;
+  seed?: boolean;
+  /**
+   * Listen on a free local port, with APP_URL pointing at it: the app then reaches its own
+   * Paystack simulator and exchange-rate stand-in, and the simulator its webhook, over HTTP.
+   */
+  listen?: boolean;
+  /** Run on this database (another test app's) instead of a fresh one; it is neither seeded nor closed here. */
+  database?: Database;
+};
+
+/** A port nothing listens on right now: open a server on port 0, read its port, close it. */
+export async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", resolve);
+  });
+  const address = server.address();
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  if (typeof address !== "object" || address === null) throw new Error("could not find a free port");
+  return address.port;
+}
+
+export async function createTestApp(options: TestAppOptions = {}): Promise<TestApp> {
+  const shared = options.database;
+  const database = shared ?? (await createTestDatabase());
+  if (!shared && (options.seed ?? true)) await seedDatabase(database.db);
+  const port = options.listen ? await freePort() : null;
+  const baseUrl = port === null ? null : `http://127.0.0.1:${port}`;
+  const listening = port === null ? {} : { PORT: String(port), APP_URL: `http://127.0.0.1:${port}` };
+  const env = readEnv({ NODE_ENV: "test", LOG_LEVEL: "silent", ...listening, ...options.env });
   const app = await buildApp({ env, database, serveWeb: false, logger: false });
   await app.ready();
+  if (port !== null) await app.listen({ port, host: "127.0.0.1" });
   return {
     app,
     database,
+    baseUrl,
     async close() {
       await app.close();
-      await database.close();
+      if (!shared) await database.close();
     },
   };
 }

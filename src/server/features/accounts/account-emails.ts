@@ -25,30 +25,48 @@ function greeting(name: string) {
   return name ? `Hello ${name},` : "Hello,";
 }
 
-export function verificationEmail(input: { to: string; name: string; url: string }): MailMessage {
-  const paragraphs = [
-    greeting(input.name),
-    `Please confirm your email address to finish creating your ${PRODUCT} account.`,
-    "The link works for 24 hours. If you did not sign up, you can ignore this email.",
-  ];
+/** A whole email: greeting, paragraphs and one action, as plain text and as HTML. */
+export function emailLayout(input: {
+  to: string;
+  name: string;
+  subject: string;
+  heading: string;
+  paragraphs: string[];
+  action: { label: string; url: string };
+}): MailMessage {
+  const paragraphs = [greeting(input.name), ...input.paragraphs];
   return {
     to: input.to,
-    subject: `Verify your email for ${PRODUCT}`,
-    text: `${paragraphs.join("\n\n")}\n\nVerify your email: ${input.url}\n\n${PRODUCT}`,
-    html: layout({ heading: "Verify your email", paragraphs, action: { label: "Verify email", url: input.url } }),
+    subject: input.subject,
+    text: `${paragraphs.join("\n\n")}\n\n${input.action.label}: ${input.action.url}\n\n${PRODUCT}`,
+    html: layout({ heading: input.heading, paragraphs, action: input.action }),
   };
 }
 
-export function passwordResetEmail(input: { to: string; name: string; url: string }): MailMessage {
-  const paragraphs = [
-    greeting(input.name),
-    `Someone asked to reset the password of your ${PRODUCT} account.`,
-    "The link works for 1 hour. If it was not you, ignore this email: your password stays the same.",
-  ];
-  return {
+export function verificationEmail(input: { to: string; name: string; url: string }): MailMessage {
+  return emailLayout({
     to: input.to,
+    name: input.name,
+    subject: `Verify your email for ${PRODUCT}`,
+    heading: "Verify your email",
+    paragraphs: [
+      `Please confirm your email address to finish creating your ${PRODUCT} account.`,
+      "The link works for 24 hours. If you did not sign up, you can ignore this email.",
+    ],
+    action: { label: "Verify your email", url: input.url },
+  });
+}
+
+export function passwordResetEmail(input: { to: string; name: string; url: string }): MailMessage {
+  return emailLayout({
+    to: input.to,
+    name: input.name,
     subject: `Reset your ${PRODUCT} password`,
-    text: `${paragraphs.join("\n\n")}\n\nReset your password: ${input.url}\n\n${PRODUCT}`,
-    html: layout({ heading: "Reset your password", paragraphs, action: { label: "Reset password", url: input.url } }),
-  };
+    heading: "Reset your password",
+    paragraphs: [
+      `Someone asked to reset the password of your ${PRODUCT} account.`,
+      "The link works for 1 hour. If it was not you, ignore this email: your password stays the same.",
+    ],
+    action: { label: "Reset your password", url: input.url },
+  });
 }

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { TRACKS, type Track } from "../../../shared/plans.ts";
 import { modules, quizAttempts, userProgress } from "../../db/schema.ts";
 import { SEED_PROGRAMS } from "../../db/seed-content.ts";
-import { createSignedInUser, ipAllocator, type TestUser, type TestUserPlan } from "../../testing/accounts.ts";
+import { createTestUsers, ipAllocator, type TestUser, type TestUserPlan } from "../../testing/accounts.ts";
 import { createTestApp, type TestApp } from "../../testing/test-app.ts";
 
 const nextIp = ipAllocator(26);
@@ -80,7 +80,7 @@ const ACCESS: { user: UserKey; opens: readonly Track[] }[] = [
 describe("learning API", () => {
   let t: TestApp;
   const moduleIds = {} as Record<Track, string[]>;
-  const created = new Map<UserKey, TestUser>();
+  let user: (key: UserKey) => TestUser;
 
   beforeAll(async () => {
     t = await createTestApp();
@@ -92,19 +92,10 @@ describe("learning API", () => {
         .orderBy(asc(modules.position));
       moduleIds[track] = rows.map((row) => row.id);
     }
-    const entries = Object.entries(USERS) as [UserKey, TestUserPlan][];
-    const made = await Promise.all(
-      entries.map(([key, options]) => createSignedInUser(t, { email: `${key}@example.com`, nextIp, ...options })),
-    );
-    entries.forEach(([key], index) => created.set(key, made[index] as TestUser));
+    user = await createTestUsers(t, nextIp, USERS);
   });
   afterAll(() => t.close());
 
-  function user(key: UserKey): TestUser {
-    const found = created.get(key);
-    if (!found) throw new Error(`no test user ${key}`);
-    return found;
-  }
 
   function moduleId(track: Track, index: number): string {
     const id = moduleIds[track][index];

@@ -1,0 +1,445 @@
+// A stand-in for Paystack, for development and tests: the JSON API our server calls (initialize,
+// verify), signed charge.success webhooks, the v2 inline script, and a checkout page where a
+// person chooses to pay, fail or close. Test controls let API tests settle a transaction without
+// a browser. Transactions live in memory, per plugin instance.
+import { createHash, createHmac, randomBytes, timingSafeEqual } from "node:crypto";
+import type { FastifyBaseLogger, FastifyError, FastifyPluginAsync, FastifyReply, FastifyRequest } from "fastify";
+import { z } from "zod";
+import { escapeHtml } from "./oauth-fake-kit.ts";
+import { CHECKOUT_TITLE, PAYSTACK_CHECKOUT_SCRIPT, PAYSTACK_INLINE_SCRIPT } from "./paystack-inline.ts";
+
+export type PaystackSimulatorOptions = {
+  /** The key the app sends as `Authorization: Bearer ...`; it also signs the webhooks. */
+  secretKey: string;
+  /** Where charge.success is POSTed: the app's webhook route. */
+  webhookUrl: string;
+  /** Milliseconds since the epoch; tests pass their own clock. */
+  now?: () => number;
+};
+
+const CHANNELS = ["card", "mobile_money"] as const;
+type Channel = (typeof CHANNELS)[number];
+type TransactionStatus = "abandoned" | "success" | "failed";
+type Outcome = Exclude<TransactionStatus, "abandoned">;
+
+const GATEWAY_RESPONSES: Record<TransactionStatus, string> = {
+  abandoned: "The transaction was not completed",
+  success: "Successful",
+  failed: "Declined",
+};
+
+// Paystack Ghana's fee for local cards and mobile money.
+const FEE_RATE = 0.0195;
+const WEBHOOK_TIMEOUT_MS = 5000;
+const REFERENCE = /^[A-Za-z0-9.=-]+$/;
+
+type Transaction = {
+  id: number;
+  reference: string;
+  accessCode: string;
+  email: string;
+  /** What verify and the webhook report; a test may change it to play a tampered payment. */
+  amount: number;
+  /** What initialize asked for. */
+  requestedAmount: number;
+  currency: string;
+  metadata: Record<string, unknown> | null;
+  channels: readonly Channel[];
+  callbackUrl: string | null;
+  status: TransactionStatus;
+  channel: Channel;
+  paidAt: number | null;
+  createdAt: number;
+};
+
+const initializeSchema = z.object({
+  email: z.string().trim().pipe(z.email()),
+  // Paystack also takes the amount as a string of digits.
+  amount: z
+    .union([z.number(), z.string().regex(/^\d+$/).transform(Number)])
+    .pipe(z.number().int().positive().max(Number.MAX_SAFE_INTEGER)),
+  currency: z.literal("GHS").default("GHS"),
+  reference: z.string().regex(REFERENCE).optional(),
+  channels: z.array(z.enum(CHANNELS)).min(1).optional(),
+  metadata: z.record(z.string(), z.unknown()).optional(),
+  callback_url: z.url({ protocol: /^https?$/ }).optional(),
+});
+
+const INITIALIZE_PROBLEMS: Record<string, string> = {
+  email: "Invalid Email Address Passed",
+  amount: "Invalid Amount Sent",
+  currency: "Currency not supported by merchant",
+  reference: "Invalid transaction reference: use only letters, digits, '-', '.' and '='",
+  channels: "Invalid channels: the simulator offers card and mobile_money",
+  metadata: "Invalid metadata: send a JSON object",
+  callback_url: "Invalid callback_url: send an http(s) URL",
+};
+
+const simulateSchema = z.object({
+  outcome: z.enum(["success", "failed"]),
+  channel: z.enum(CHANNELS).optional(),
+  amount: z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER).optional(),
+  currency: z.string().regex(/^[A-Z]{3}$/).optional(),
+  deliverWebhook: z.boolean().default(true),
+});
+
+const checkoutActionSchema = z.object({ channel: z.enum(CHANNELS).optional() });
+
+type Failure = { status: false; message: string };
+const failure = (message: string): Failure => ({ status: false, message });
+
+function firstProblem(error: z.ZodError, problems: Record<string, string>): string {
+  const field = String(error.issues[0]?.path[0] ?? "");
+  return problems[field] ?? `Invalid request: check ${field || "the body"}`;
+}
+
+/** Compares digests so the check takes as long for a near miss as for a wild guess. */
+function hasSecretKey(authorization: string | undefined, secretKey: string): boolean {
+  const presented = /^Bearer +(\S+)$/i.exec(authorization ?? "")?.[1];
+  if (presented === undefined) return false;
+  const digest = (value: string) => createHash("sha256").update(value).digest();
+  return timingSafeEqual(digest(presented), digest(secretKey));
+}
+
+/** Paystack's webhook signature: hex HMAC-SHA512 of the exact body bytes, keyed with the secret key. */
+export function paystackSignature(body: string | Buffer, secretKey: string): string {
+  return createHmac("sha512", secretKey).update(body).digest("hex");
+}
+
+/** "GH₵ 540.00" for 54000 pesewas; another currency by its code. */
+export function formatAmount(minorUnits: number, currency: string): string {
+  const major = Math.floor(minorUnits / 100).toLocaleString("en-US");
+  const minor = String(minorUnits % 100).padStart(2, "0");
+  return `${currency === "GHS" ? "GH₵" : currency} ${major}.${minor}`;
+}
+
+function customerCode(email: string): string {
+  return `CUS_${createHash("sha256").update(email.toLowerCase()).digest("hex").slice(0, 15)}`;
+}
+
+/** The `data` of a verify answer, and of a charge.success webhook. */
+function transactionData(transaction: Transaction, customerId: number) {
+  const { status, channel, amount } = transaction;
+  return {
+    id: transaction.id,
+    domain: "test",
+    status,
+    reference: transaction.reference,
+    receipt_number: null,
+    amount,
+    message: null,
+    gateway_response: GATEWAY_RESPONSES[status],
+    paid_at: transaction.paidAt === null ? null : new Date(transaction.paidAt).toISOString(),
+    created_at: new Date(transaction.createdAt).toISOString(),
+    channel,
+    currency: transaction.currency,
+    // Paystack reports "" when no metadata was sent.
+    metadata: transaction.metadata ?? "",
+    fees: status === "success" ? Math.round(amount * FEE_RATE) : null,
+    requested_amount: transaction.requestedAmount,
+    customer: {
+      id: customerId,
+      first_name: null,
+      last_name: null,
+      email: transaction.email,
+      customer_code: customerCode(transaction.email),
+      phone: null,
+      metadata: null,
+      risk_action: "default",
+    },
+    // Never reusable: the app renews by a new payment and never charges an authorization again.
+    authorization: {
+      channel,
+      bank: channel === "card" ? "TEST BANK" : "MTN",
+      country_code: "GH",
+      reusable: false,
+    },
+  };
+}
+
+export type WebhookDelivery = { delivered: boolean; statusCode: number | null };
+
+/** Never throws: a webhook that cannot be delivered is reported, as Paystack's dashboard would. */
+async function deliverWebhook(
+  url: string,
+  secretKey: string,
+  payload: object,
+  log: FastifyBaseLogger,
+): Promise<WebhookDelivery> {
+  const body = JSON.stringify(payload);
+  try {
+    const response = await fetch(url, {
+      method: "POST",
+      headers: { "content-type": "application/json", "x-paystack-signature": paystackSignature(body, secretKey) },
+      body,
+      signal: AbortSignal.timeout(WEBHOOK_TIMEOUT_MS),
+    });
+    await response.arrayBuffer();
+    if (!response.ok) log.warn({ url, statusCode: response.status }, "Paystack simulator: webhook refused");
+    return { delivered: response.ok, statusCode: response.status };
+  } catch (error) {
+    log.warn({ err: error, url }, "Paystack simulator: webhook not delivered");
+    return { delivered: false, statusCode: null };
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Pages
+
+// Inline styles only; scripts come from separate files because the app forbids inline scripts.
+const PAGE_STYLE = `*{box-sizing:border-box}body{margin:0;padding:0 .5rem;font:16px/1.5 system-ui,sans-serif;background:#f4f6fa;color:#111}
+main{max-width:28rem;margin:1rem auto;padding:1.25rem;background:#fff;border-radius:12px;box-shadow:0 2px 12px #0002}
+h1{font-size:1.25rem;margin:.5rem 0}.badge{display:inline-block;margin:0;padding:.125rem .5rem;border-radius:4px;background:#ffe08a;color:#3d2e00;font-weight:700;letter-spacing:.05em}
+dl{margin:1rem 0;display:grid;grid-template-columns:auto 1fr;gap:.25rem 1rem}dt{font-weight:600}dd{margin:0;overflow-wrap:anywhere}
+.amount{font-size:1.25rem;font-weight:700}fieldset{border:1px solid #ccd;border-radius:8px;margin:1rem 0;padding:.5rem 1rem}
+fieldset label{display:flex;gap:.5rem;align-items:center;min-height:2.75rem}input[type=radio]{width:1.25rem;height:1.25rem;margin:0}
+.actions{display:flex;flex-wrap:wrap;gap:.75rem;margin-top:1rem}
+button{flex:1 1 6rem;min-height:2.75rem;font:inherit;font-weight:600;padding:.5rem 1rem;border-radius:6px;border:2px solid #0b1f3a;background:#fff;color:#0b1f3a;cursor:pointer}
+button[data-action=pay]{background:#0b1f3a;color:#fff}button[data-action=fail]{border-color:#a00;color:#a00}
+button:disabled{opacity:.55;cursor:not-allowed}[role=alert]{color:#a00;font-weight:700}[role=alert]:empty,[role=status]:empty{margin:0}
+:focus-visible{outline:3px solid #1a73e8;outline-offset:2px}`;
+
+// Framed by the app's own pages only; script from this origin only.
+const PAGE_CSP =
+  "default-src 'none'; script-src 'self'; style-src 'unsafe-inline'; connect-src 'self'; " +
+  "base-uri 'none'; form-action 'none'; frame-ancestors 'self'";
+
+function sendPage(reply: FastifyReply, status: number, title: string, body: string, scriptUrl?: string) {
+  const script = scriptUrl ? `\n<script src="${escapeHtml(scriptUrl)}" defer></script>` : "";
+  const html = `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${escapeHtml(title)}</title>
+<style>${PAGE_STYLE}</style>${script}
+</head>
+<body>
+${body}
+</body>
+</html>
+`;
+  return reply
+    .code(status)
+    .type("text/html; charset=utf-8")
+    .header("cache-control", "no-store")
+    .header("content-security-policy", PAGE_CSP)
+    .send(html);
+}
+
+const CHANNEL_LABELS: Record<Channel, string> = { card: "Card", mobile_money: "Mobile money" };
+
+function checkoutPageBody(transaction: Transaction, checkoutUrl: string): string {
+  const paid = transaction.status === "success";
+  const channelChoice = transaction.channels
+    .map((channel, index) => {
+      const checked = index === 0 ? " checked" : "";
+      return `<label><input type="radio" name="channel" value="${channel}"${checked}> ${CHANNEL_LABELS[channel]}</label>`;
+    })
+    .join("\n");
+  const actions = paid
+    ? `<button type="button" data-action="close">Close</button>`
+    : `<button type="button" data-action="pay">Pay</button>
+<button type="button" data-action="fail">Fail</button>
+<button type="button" data-action="close">Close</button>`;
+  const data = Object.entries({
+    reference: transaction.reference,
+    "pay-url": `${checkoutUrl}/pay`,
+    "fail-url": `${checkoutUrl}/fail`,
+    "callback-url": transaction.callbackUrl,
+  })
+    .filter((entry): entry is [string, string] => entry[1] !== null)
+    .map(([name, value]) => ` data-${name}="${escapeHtml(value)}"`)
+    .join("");
+  return `<main data-checkout${data}>
+<p class="badge">TEST MODE</p>
+<h1>${escapeHtml(CHECKOUT_TITLE)}</h1>
+<p>No money moves. Pay approves the payment and sends the webhook; Fail declines it; Close leaves without paying.</p>
+<dl>
+<dt>Amount</dt><dd class="amount">${escapeHtml(formatAmount(transaction.amount, transaction.currency))}</dd>
+<dt>Email</dt><dd>${escapeHtml(transaction.email)}</dd>
+<dt>Reference</dt><dd>${escapeHtml(transaction.reference)}</dd>
+</dl>
+${paid ? "" : `<fieldset>\n<legend>Pay with</legend>\n${channelChoice}\n</fieldset>`}
+<p id="checkout-status" role="status">${paid ? "This transaction has already been paid." : ""}</p>
+<p id="checkout-alert" role="alert"></p>
+<div class="actions">
+${actions}
+</div>
+</main>`;
+}
+
+function sendUnknownCheckout(reply: FastifyReply) {
+  const title = "Transaction not found";
+  return sendPage(
+    reply,
+    404,
+    title,
+    `<main>
+<p class="badge">TEST MODE</p>
+<h1>${title}</h1>
+<p>No transaction matches this access code. The simulator keeps transactions in memory: a restart forgets them.</p>
+</main>`,
+  );
+}
+
+function sendScript(reply: FastifyReply, script: string) {
+  return reply.type("text/javascript; charset=utf-8").header("cache-control", "no-store").send(script);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Routes
+
+type ReferenceParams = { Params: { reference: string } };
+type AccessCodeParams = { Params: { accessCode: string } };
+
+export const paystackSimulator: FastifyPluginAsync<PaystackSimulatorOptions> = async (app, options) => {
+  const { secretKey, webhookUrl } = options;
+  if (!secretKey) throw new Error("The Paystack simulator needs a secret key.");
+  if (!URL.canParse(webhookUrl)) throw new Error("The Paystack simulator needs an absolute webhook URL.");
+  const now = options.now ?? Date.now;
+
+  const transactions = new Map<string, Transaction>();
+  const referenceByAccessCode = new Map<string, string>();
+  const customerIds = new Map<string, number>();
+  let nextTransactionId = 1_000_001;
+
+  const customerId = (email: string) => {
+    const key = email.toLowerCase();
+    const id = customerIds.get(key) ?? customerIds.size + 1;
+    customerIds.set(key, id);
+    return id;
+  };
+  const dataOf = (transaction: Transaction) => transactionData(transaction, customerId(transaction.email));
+  const byAccessCode = (accessCode: string) => {
+    const reference = referenceByAccessCode.get(accessCode);
+    return reference === undefined ? undefined : transactions.get(reference);
+  };
+
+  /** Settles the transaction; a success is announced by webhook unless a test says otherwise. */
+  async function settle(
+    transaction: Transaction,
+    outcome: Outcome,
+    channel: Channel | undefined,
+    deliver: boolean,
+    log: FastifyBaseLogger,
+  ): Promise<WebhookDelivery | null> {
+    transaction.status = outcome;
+    if (channel) transaction.channel = channel;
+    // A second success (a test replaying the webhook) keeps the first payment's time.
+    transaction.paidAt = outcome === "success" ? (transaction.paidAt ?? now()) : null;
+    // Paystack sends no webhook for a declined charge.
+    if (outcome !== "success" || !deliver) return null;
+    return deliverWebhook(webhookUrl, secretKey, { event: "charge.success", data: dataOf(transaction) }, log);
+  }
+
+  // Paystack's error shape, not the app's, for every route here.
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    const statusCode = error.statusCode ?? 500;
+    if (statusCode >= 400 && statusCode < 500) return reply.code(statusCode).send(failure(error.message));
+    request.log.error({ err: error }, "Paystack simulator failed");
+    return reply.code(500).send(failure("An error occurred"));
+  });
+
+  const requireSecretKey = async (request: FastifyRequest, reply: FastifyReply) => {
+    if (!hasSecretKey(request.headers.authorization, secretKey)) return reply.code(401).send(failure("Invalid key"));
+  };
+
+  // --- The API our server calls -----------------------------------------------------------
+
+  app.post("/transaction/initialize", { onRequest: requireSecretKey }, async (request, reply) => {
+    const parsed = initializeSchema.safeParse(request.body);
+    if (!parsed.success) return reply.code(400).send(failure(firstProblem(parsed.error, INITIALIZE_PROBLEMS)));
+    const body = parsed.data;
+    const reference = body.reference ?? randomBytes(5).toString("hex");
+    if (transactions.has(reference)) return reply.code(400).send(failure("Duplicate Transaction Reference"));
+
+    const accessCode = randomBytes(10).toString("hex");
+    transactions.set(reference, {
+      id: nextTransactionId++,
+      reference,
+      accessCode,
+      email: body.email,
+      amount: body.amount,
+      requestedAmount: body.amount,
+      currency: body.currency,
+      metadata: body.metadata ?? null,
+      channels: body.channels ? CHANNELS.filter((channel) => body.channels?.includes(channel)) : CHANNELS,
+      callbackUrl: body.callback_url ?? null,
+      // Paystack reports a transaction nobody has paid yet as abandoned.
+      status: "abandoned",
+      channel: body.channels?.[0] ?? "card",
+      paidAt: null,
+      createdAt: now(),
+    });
+    referenceByAccessCode.set(accessCode, reference);
+    return {
+      status: true,
+      message: "Authorization URL created",
+      data: {
+        authorization_url: `${request.protocol}://${request.host}${app.prefix}/checkout/${accessCode}`,
+        access_code: accessCode,
+        reference,
+      },
+    };
+  });
+
+  app.get<ReferenceParams>("/transaction/verify/:reference", { onRequest: requireSecretKey }, async (request, reply) => {
+    const transaction = transactions.get(request.params.reference);
+    if (!transaction) return reply.code(404).send(failure("Transaction reference not found"));
+    return { status: true, message: "Verification successful", data: dataOf(transaction) };
+  });
+
+  // --- Test controls: settle a transaction as the checkout would, and play tampering --------
+
+  app.post<ReferenceParams>("/simulate/:reference", { onRequest: requireSecretKey }, async (request, reply) => {
+    const transaction = transactions.get(request.params.reference);
+    if (!transaction) return reply.code(404).send(failure("Transaction reference not found"));
+    const parsed = simulateSchema.safeParse(request.body);
+    if (!parsed.success) return reply.code(400).send(failure(firstProblem(parsed.error, {})));
+    const { outcome, channel, amount, currency, deliverWebhook: deliver } = parsed.data;
+    if (amount !== undefined) transaction.amount = amount;
+    if (currency !== undefined) transaction.currency = currency;
+    const webhook = await settle(transaction, outcome, channel, deliver, request.log);
+    return { status: true, message: GATEWAY_RESPONSES[outcome], data: dataOf(transaction), webhook };
+  });
+
+  // --- The browser side ----------------------------------------------------------------------
+
+  app.get("/inline.js", async (_request, reply) => sendScript(reply, PAYSTACK_INLINE_SCRIPT));
+  app.get("/checkout.js", async (_request, reply) => sendScript(reply, PAYSTACK_CHECKOUT_SCRIPT));
+
+  app.get<AccessCodeParams>("/checkout/:accessCode", async (request, reply) => {
+    const transaction = byAccessCode(request.params.accessCode);
+    if (!transaction) return sendUnknownCheckout(reply);
+    const checkoutUrl = `${app.prefix}/checkout/${transaction.accessCode}`;
+    return sendPage(reply, 200, CHECKOUT_TITLE, checkoutPageBody(transaction, checkoutUrl), `${app.prefix}/checkout.js`);
+  });
+
+  // What the inline script needs before it opens the checkout (onLoad's id and customer). The
+  // access code is the capability here, as on Paystack's own checkout.
+  app.get<AccessCodeParams>("/checkout/:accessCode/transaction", async (request, reply) => {
+    const transaction = byAccessCode(request.params.accessCode);
+    if (!transaction) return reply.code(404).send(failure("Transaction not found"));
+    const { id, reference, email, amount, currency, status } = transaction;
+    return reply.header("cache-control", "no-store").send({ id, reference, email, amount, currency, status });
+  });
+
+  for (const outcome of ["success", "failed"] as const) {
+    const path = outcome === "success" ? "pay" : "fail";
+    app.post<AccessCodeParams>(`/checkout/:accessCode/${path}`, async (request, reply) => {
+      const transaction = byAccessCode(request.params.accessCode);
+      if (!transaction) return reply.code(404).send(failure("Transaction not found"));
+      // Paystack charges a transaction once; a declined attempt may be retried.
+      if (transaction.status === "success") return reply.code(409).send(failure("Transaction has already been paid"));
+      const parsed = checkoutActionSchema.safeParse(request.body ?? {});
+      const channel = parsed.success ? (parsed.data.channel ?? transaction.channels[0]) : undefined;
+      if (channel === undefined || !transaction.channels.includes(channel)) {
+        return reply.code(400).send(failure("This payment channel is not offered for the transaction"));
+      }
+      const webhook = await settle(transaction, outcome, channel, true, request.log);
+      const { id, reference, status } = transaction;
+      return { status: true, message: GATEWAY_RESPONSES[outcome], data: { id, reference, status }, webhook };
+    });
+  }
+};

@@ -1,0 +1,92 @@
+import { expect, test, type Page } from "@playwright/test";
+import { mailFor, signedInAccount, uniqueEmail } from "./support/accounts.ts";
+
+/** The simulator's checkout, opened by Paystack's inline script in a frame over the page. */
+function checkout(page: Page) {
+  return page.frameLocator('iframe[title="Paystack checkout (test mode)"]');
+}
+
+function planCard(page: Page, title: string) {
+  return page.locator(".card").filter({ has: page.getByRole("heading", { name: title, exact: true }) });
+}
+
+test("a free learner upgrades to Intermediate through the checkout and studies it", async ({
+  page,
+  context,
+  request,
+}, testInfo) => {
+  const email = uniqueEmail(testInfo);
+  await signedInAccount(context, request, { email });
+  await page.goto("/subscription");
+  await expect(page.getByRole("heading", { name: "Subscription Plans" })).toBeVisible();
+  await expect(planCard(page, "Free").getByRole("button", { name: "Current Plan" })).toBeDisabled();
+  await expect(planCard(page, "Advanced")).toContainText("POPULAR");
+  await expect(planCard(page, "Intermediate")).toContainText("$35/month");
+  await expect(planCard(page, "Intermediate")).toContainText("GH₵ 541/month");
+
+  await planCard(page, "Intermediate").getByRole("button", { name: "Upgrade" }).click();
+  await expect(checkout(page).getByText("GH₵ 541.00")).toBeVisible();
+  await checkout(page).getByRole("button", { name: "Pay" }).click();
+
+  await expect(page).toHaveURL("/program");
+  await expect(page.getByText("Payment verified! Your plan has been upgraded.").first()).toBeVisible();
+  await page.goto("/program/intermediate");
+  await expect(page.getByRole("heading", { level: 1, name: "Intermediate Program" })).toBeVisible();
+  await expect(page.locator("iframe").first()).toBeVisible();
+
+  await page.goto("/subscription");
+  await expect(page.getByText("Your subscription")).toBeVisible();
+  await expect(page.getByText(/^(30|31) days$/)).toBeVisible();
+  await expect(planCard(page, "Intermediate").getByRole("button", { name: "Current Plan" })).toBeDisabled();
+  await expect(planCard(page, "Advanced").getByRole("button", { name: "Change Plan" })).toBeEnabled();
+
+  // The receipt, sent by the server once the payment was credited.
+  await expect
+    .poll(async () => (await mailFor(request, email)).some((m) => m.subject.startsWith("Your Trading Academy receipt")))
+    .toBe(true);
+  await page.screenshot({ path: "test-results/screens/subscription-1280.png", fullPage: true });
+});
+
+test("closing the checkout says the window closed and changes nothing", async ({ page, context, request }, testInfo) => {
+  await signedInAccount(context, request, { email: uniqueEmail(testInfo) });
+  await page.goto("/subscription");
+  await planCard(page, "Advanced").getByRole("button", { name: "Upgrade" }).click();
+  await checkout(page).getByRole("button", { name: "Close" }).click();
+  await expect(
+    page.getByText("Payment window closed. If you completed payment, your transaction is being processed."),
+  ).toBeVisible();
+  await expect(planCard(page, "Free").getByRole("button", { name: "Current Plan" })).toBeDisabled();
+  await expect(planCard(page, "Advanced").getByRole("button", { name: "Upgrade" })).toBeEnabled();
+});
+
+test("a learner joins the waitlist for Advanced and sees the success page", async ({ page, context, request }, testInfo) => {
+  await signedInAccount(context, request, { email: uniqueEmail(testInfo) });
+  await page.goto("/join-waitlist");
+  await expect(page.getByRole("heading", { name: "Join the Waitlist" })).toBeVisible();
+  await expect(page.getByText(/^for the (January|April|July|October) \d{4} cohort$/)).toBeVisible();
+
+  const advanced = page.locator(".card").filter({ has: page.getByRole("heading", { name: "Advanced track" }) });
+  await advanced.getByRole("button", { name: "Pay for 1 Month & Join Waitlist" }).click();
+  await checkout(page).getByRole("button", { name: "Pay" }).click();
+
+  await expect(page).toHaveURL("/join-waitlist/success");
+  await expect(page.getByRole("heading", { name: "You're on the waitlist!" })).toBeVisible();
+  await expect(page.getByText(/on the waitlist for the Intermediate and Advanced tracks/)).toBeVisible();
+
+  await page.goto("/join-waitlist");
+  await expect(page.getByRole("heading", { name: "You're on the Waitlist" })).toBeVisible();
+  await expect(page.getByRole("link", { name: "Go to Dashboard" })).toHaveAttribute("href", "/program");
+});
+
+test("visitors see the waitlist with links to create an account or sign in", async ({ page }) => {
+  await page.goto("/join-waitlist");
+  await expect(page.getByRole("heading", { name: "Join the Waitlist" })).toBeVisible();
+  await expect(page.getByRole("main").getByRole("link", { name: "Create Account" })).toHaveAttribute(
+    "href",
+    "/register?redirect=/join-waitlist",
+  );
+  await expect(page.getByRole("main").getByRole("link", { name: "Sign In" })).toHaveAttribute(
+    "href",
+    "/login?redirect=/join-waitlist",
+  );
+});

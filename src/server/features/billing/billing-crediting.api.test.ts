@@ -1,0 +1,272 @@
+// A payment is credited exactly once, and only when real (DESIGN section 2): the verify call and
+// the charge.success webhook may arrive in any order, any number of times; forged, tampered,
+// foreign, failed and abandoned payments credit nothing.
+import { addMonths } from "date-fns";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { paystackSignature } from "../../../../dev/fakes/paystack-simulator.ts";
+import { payments } from "../../db/schema.ts";
+import { createTestUsers, ipAllocator, mailsTo, me, type TestUser, type TestUserPlan } from "../../testing/accounts.ts";
+import {
+  auditEntries,
+  billingApi,
+  checkoutReference,
+  paymentRow,
+  postWebhook,
+  receiptJobs,
+  simulatePayment,
+  simulatorSecretKey,
+  userRow,
+} from "../../testing/billing.ts";
+import { createTestApp, type TestApp } from "../../testing/test-app.ts";
+
+const nextIp = ipAllocator(41);
+
+const USERS = {
+  racer: {},
+  forged: {},
+  unknownRef: {},
+  otherEvents: {},
+  amountTampered: {},
+  currencyTampered: {},
+  webhookTampered: {},
+  owner: {},
+  intruder: {},
+  declined: {},
+  retried: {},
+  abandoned: {},
+  windowClosed: {},
+} satisfies Record<string, TestUserPlan>;
+type UserKey = keyof typeof USERS;
+
+const NOT_CREDITED = { subscriptionPlan: "legacyFree", subscriptionStatus: "inactive", subscriptionEnd: null, intermediatePaid: false };
+
+describe("crediting a payment", () => {
+  let t: TestApp;
+  let api: ReturnType<typeof billingApi>;
+  let user: (key: UserKey) => TestUser;
+
+  beforeAll(async () => {
+    t = await createTestApp({ listen: true });
+    api = billingApi(t, nextIp);
+    user = await createTestUsers(t, nextIp, USERS);
+  });
+  afterAll(() => t.close());
+
+
+  const startCheckout = async (who: TestUser) => checkoutReference(await api.buy(who, "intermediate"));
+
+  /** Nothing changed for this user: plan, payment still pending, no audit entry, no receipt. */
+  async function expectNotCredited(who: TestUser, reference: string, paymentStatus = "pending") {
+    expect(await userRow(t, who.id)).toMatchObject(NOT_CREDITED);
+    expect(await paymentRow(t, reference)).toMatchObject({ status: paymentStatus, creditedAt: null });
+    expect(await auditEntries(t, who.id)).toEqual([]);
+    expect(await receiptJobs(t, reference)).toEqual([]);
+    expect(await me(t, who.cookie)).toMatchObject({ plan: "legacyFree" });
+  }
+
+  it("20 verify calls and webhooks at once for one payment credit it exactly once", async () => {
+    const racer = user("racer");
+    const reference = await startCheckout(racer);
+    const { data } = await simulatePayment(t, reference, { outcome: "success", deliverWebhook: false });
+    const event = { event: "charge.success", data };
+
+    const before = new Date();
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => (i % 2 === 0 ? api.verify(racer, reference) : postWebhook(t, event))),
+    );
+    const after = new Date();
+    for (const answer of answers) expect(answer.statusCode, answer.body).toBe(200);
+
+    const row = await userRow(t, racer.id);
+    const start = row.subscriptionStart;
+    if (!start || !row.subscriptionEnd) throw new Error("not credited");
+    expect(start.getTime()).toBeGreaterThanOrEqual(before.getTime() - 1);
+    expect(start.getTime()).toBeLessThanOrEqual(after.getTime());
+    // Credited twice, the second credit would have renewed: end = start + 2 months.
+    expect(row.subscriptionEnd.toISOString()).toBe(addMonths(start, 1).toISOString());
+    const verifyAnswers = answers.filter((_, i) => i % 2 === 0).map((answer) => answer.json());
+    for (const answer of verifyAnswers) {
+      expect(answer).toMatchObject({ success: true, data: { reference, currentPeriodEnd: row.subscriptionEnd.toISOString() } });
+    }
+    const audit = await auditEntries(t, racer.id);
+    expect(audit.map((entry) => entry.action)).toEqual(["payment.credited"]);
+    expect(await receiptJobs(t, reference)).toHaveLength(1);
+
+    // Paystack's retries later change nothing either.
+    expect((await postWebhook(t, event)).statusCode).toBe(200);
+    expect((await api.verify(racer, reference)).statusCode).toBe(200);
+    expect((await userRow(t, racer.id)).subscriptionEnd?.toISOString()).toBe(row.subscriptionEnd.toISOString());
+    expect(await auditEntries(t, racer.id)).toHaveLength(1);
+    await t.app.jobs.runDue();
+    expect((await mailsTo(t, racer.email)).filter((mail) => mail.subject.includes(reference))).toHaveLength(1);
+  });
+
+  describe("webhooks", () => {
+    it("refuses a forged or missing signature with 401 and credits nothing; the real one credits", async () => {
+      const forged = user("forged");
+      const reference = await startCheckout(forged);
+      const { data } = await simulatePayment(t, reference, { outcome: "success", deliverWebhook: false });
+      const body = JSON.stringify({ event: "charge.success", data });
+      const key = simulatorSecretKey(t);
+      const attempts = [
+        { name: "no signature", signature: null },
+        { name: "empty signature", signature: "" },
+        { name: "signed with another key", signature: paystackSignature(body, "sk_test_not_the_key") },
+        { name: "signature of another body", signature: paystackSignature(`${body} `, key) },
+        { name: "upper-case hex", signature: paystackSignature(body, key).toUpperCase() },
+        { name: "truncated", signature: paystackSignature(body, key).slice(0, 64) },
+      ];
+      for (const { name, signature } of attempts) {
+        const response = await postWebhook(t, body, { signature });
+        expect(response.statusCode, name).toBe(401);
+        expect(response.json(), name).toEqual({ error: { code: "INVALID_SIGNATURE", message: "Invalid webhook signature." } });
+      }
+      await expectNotCredited(forged, reference);
+
+      const genuine = await postWebhook(t, body);
+      expect(genuine.statusCode, genuine.body).toBe(200);
+      expect(genuine.json()).toEqual({ received: true });
+      expect(await userRow(t, forged.id)).toMatchObject({ subscriptionPlan: "intermediate", subscriptionStatus: "active" });
+    });
+
+    it("answers 200 to a signed charge.success for an unknown reference and does nothing", async () => {
+      const bystander = user("unknownRef");
+      const paymentsBefore = await t.database.db.select().from(payments);
+      const response = await postWebhook(t, {
+        event: "charge.success",
+        data: { status: "success", reference: "LTF-INTERMEDIATE-1", amount: 54_100, currency: "GHS", paid_at: new Date().toISOString() },
+      });
+      expect(response.statusCode, response.body).toBe(200);
+      expect(response.json()).toEqual({ received: true });
+      expect(await t.database.db.select().from(payments)).toEqual(paymentsBefore);
+      expect(await receiptJobs(t, "LTF-INTERMEDIATE-1")).toEqual([]);
+      expect(await userRow(t, bystander.id)).toMatchObject(NOT_CREDITED);
+    });
+
+    it("answers 200 to other events and ignores them, even for a paid reference", async () => {
+      const who = user("otherEvents");
+      const reference = await startCheckout(who);
+      const { data } = await simulatePayment(t, reference, { outcome: "success", deliverWebhook: false });
+      for (const event of ["transfer.success", "refund.processed", "charge.dispute.create", "subscription.create"]) {
+        const response = await postWebhook(t, { event, data });
+        expect(response.statusCode, event).toBe(200);
+        expect(response.json()).toEqual({ received: true });
+      }
+      // A signed event this server cannot read is acknowledged too, so Paystack stops retrying.
+      expect((await postWebhook(t, { event: "charge.success", data: { reference } })).statusCode).toBe(200);
+      await expectNotCredited(who, reference);
+    });
+
+    it("answers 400 to a signed body that is not JSON", async () => {
+      const response = await postWebhook(t, "{not json");
+      expect(response.statusCode).toBe(400);
+      expect(response.json()).toMatchObject({ error: { code: "VALIDATION" } });
+    });
+  });
+
+  describe("tampered payments", () => {
+    it("an amount that differs from the order: verify 409 PAYMENT_MISMATCH, not credited", async () => {
+      const who = user("amountTampered");
+      const reference = await startCheckout(who);
+      await simulatePayment(t, reference, { outcome: "success", amount: 100, deliverWebhook: false });
+      const response = await api.verify(who, reference);
+      expect(response.statusCode, response.body).toBe(409);
+      expect(response.json()).toEqual({ error: { code: "PAYMENT_MISMATCH", message: "The payment does not match the order." } });
+      await expectNotCredited(who, reference);
+    });
+
+    it("another currency: verify 409 PAYMENT_MISMATCH, not credited", async () => {
+      const who = user("currencyTampered");
+      const reference = await startCheckout(who);
+      await simulatePayment(t, reference, { outcome: "success", currency: "USD", deliverWebhook: false });
+      const response = await api.verify(who, reference);
+      expect(response.statusCode, response.body).toBe(409);
+      expect(response.json()).toMatchObject({ error: { code: "PAYMENT_MISMATCH" } });
+      await expectNotCredited(who, reference);
+    });
+
+    it("a webhook with a mismatching amount is acknowledged with 200 but not credited", async () => {
+      const who = user("webhookTampered");
+      const reference = await startCheckout(who);
+      const { webhook, data } = await simulatePayment(t, reference, { outcome: "success", amount: 54_000, deliverWebhook: true });
+      expect(webhook).toEqual({ delivered: true, statusCode: 200 });
+      expect((await postWebhook(t, { event: "charge.success", data: { ...data, amount: 5_410_000 } })).statusCode).toBe(200);
+      await expectNotCredited(who, reference);
+    });
+  });
+
+  it("someone else's reference: 404, and the owner's payment is not credited to anyone", async () => {
+    const owner = user("owner");
+    const intruder = user("intruder");
+    const reference = await startCheckout(owner);
+    await simulatePayment(t, reference, { outcome: "success", deliverWebhook: false });
+
+    const response = await api.verify(intruder, reference);
+    expect(response.statusCode, response.body).toBe(404);
+    expect(response.json()).toEqual({ error: { code: "PAYMENT_NOT_FOUND", message: "This payment reference is not yours." } });
+    await expectNotCredited(owner, reference);
+    expect(await userRow(t, intruder.id)).toMatchObject(NOT_CREDITED);
+
+    const unknown = await api.verify(intruder, "LTF-INTERMEDIATE-1");
+    expect(unknown.statusCode).toBe(404);
+    expect(unknown.json()).toEqual(response.json());
+  });
+
+  it("a declined payment: 402 PAYMENT_NOT_SUCCESSFUL and the payment is marked failed", async () => {
+    const who = user("declined");
+    const reference = await startCheckout(who);
+    const { webhook } = await simulatePayment(t, reference, { outcome: "failed" });
+    expect(webhook).toBeNull(); // Paystack sends no webhook for a declined charge.
+    const response = await api.verify(who, reference);
+    expect(response.statusCode, response.body).toBe(402);
+    expect(response.json()).toEqual({ error: { code: "PAYMENT_NOT_SUCCESSFUL", message: "The payment was not completed." } });
+    await expectNotCredited(who, reference, "failed");
+  });
+
+  it("a declined attempt paid on retry is credited after all", async () => {
+    const who = user("retried");
+    const reference = await startCheckout(who);
+    await simulatePayment(t, reference, { outcome: "failed" });
+    expect((await api.verify(who, reference)).statusCode).toBe(402);
+    expect(await paymentRow(t, reference)).toMatchObject({ status: "failed" });
+
+    // Paystack lets the customer try again on the same checkout; the webhook reports the success.
+    const { webhook } = await simulatePayment(t, reference, { outcome: "success" });
+    expect(webhook).toEqual({ delivered: true, statusCode: 200 });
+    expect(await paymentRow(t, reference)).toMatchObject({ status: "success" });
+    expect(await userRow(t, who.id)).toMatchObject({ subscriptionPlan: "intermediate", subscriptionStatus: "active" });
+    expect((await api.verify(who, reference)).statusCode).toBe(200);
+    expect(await auditEntries(t, who.id)).toHaveLength(1);
+  });
+
+  it("an abandoned payment (window closed, never paid): 402 and still pending", async () => {
+    const who = user("abandoned");
+    const reference = await startCheckout(who);
+    const response = await api.verify(who, reference);
+    expect(response.statusCode, response.body).toBe(402);
+    expect(response.json()).toMatchObject({ error: { code: "PAYMENT_NOT_SUCCESSFUL" } });
+    await expectNotCredited(who, reference, "pending");
+  });
+
+  it("a payment that succeeded after the window closed is credited by the webhook alone", async () => {
+    const who = user("windowClosed");
+    const reference = await startCheckout(who);
+    // No verify call: the browser is gone; Paystack's webhook is the only news.
+    const { webhook } = await simulatePayment(t, reference, { outcome: "success", deliverWebhook: true });
+    expect(webhook).toEqual({ delivered: true, statusCode: 200 });
+
+    expect(await userRow(t, who.id)).toMatchObject({ subscriptionPlan: "intermediate", subscriptionStatus: "active" });
+    expect(await paymentRow(t, reference)).toMatchObject({ status: "success" });
+    expect(await me(t, who.cookie)).toMatchObject({ plan: "intermediate" });
+    expect((await auditEntries(t, who.id)).map((entry) => entry.action)).toEqual(["payment.credited"]);
+    await t.app.jobs.runDue();
+    const receipts = (await mailsTo(t, who.email)).filter((mail) => mail.subject.includes(reference));
+    expect(receipts).toHaveLength(1);
+
+    // The browser's verify, when it comes back later, reports the same credit.
+    const verify = await api.verify(who, reference);
+    expect(verify.statusCode, verify.body).toBe(200);
+    expect(verify.json()).toMatchObject({ data: { reference, currentPeriodEnd: (await userRow(t, who.id)).subscriptionEnd?.toISOString() } });
+    expect(await auditEntries(t, who.id)).toHaveLength(1);
+  });
+});

@@ -1,0 +1,164 @@
+import type { FastifyPluginAsync } from "fastify";
+import type { FastifyPluginAsyncZod, ZodTypeProvider } from "fastify-type-provider-zod";
+import * as z from "zod/mini";
+import {
+  BILLING_MESSAGES,
+  checkoutSchema,
+  eligibilitySchema,
+  pricesResponseSchema,
+  subscriptionRequestSchema,
+  subscriptionSchema,
+  verifyResponseSchema,
+  verifyWaitlistRequestSchema,
+  waitlistCheckoutRequestSchema,
+  waitlistStatusSchema,
+} from "../../../shared/contracts/billing.ts";
+import { requireUser, type CurrentUser } from "../../auth/session.ts";
+import { isValidWebhookSignature, webhookEventSchema } from "../../integrations/paystack.ts";
+import { sendError } from "../../plugins/errors.ts";
+import {
+  creditPayment,
+  eligibilityFor,
+  getPrices,
+  getSubscription,
+  getWaitlistStatus,
+  startCheckout,
+  verifyAndCredit,
+  type BillingDeps,
+  type CreditResult,
+} from "./billing.service.ts";
+
+function signedIn(user: CurrentUser | null): CurrentUser {
+  if (!user) throw new Error("requireUser must run before a billing route");
+  return user;
+}
+
+function verified(result: Extract<CreditResult, { payment: unknown }>, message: string) {
+  const { payment, periodEnd } = result;
+  return {
+    status: "success" as const,
+    success: true as const,
+    message,
+    data: {
+      reference: payment.reference,
+      amount: payment.amountMinor,
+      currency: payment.currency,
+      plan: payment.plan,
+      kind: payment.kind,
+      currentPeriodEnd: payment.kind === "subscription" ? (periodEnd?.toISOString() ?? null) : null,
+    },
+  };
+}
+
+const paymentRateLimit = { rateLimit: { max: 20, timeWindow: "1 minute" } };
+
+export function billingRoutes(deps: BillingDeps): FastifyPluginAsyncZod {
+  return async (app) => {
+    app.get("/api/prices", { schema: { response: { 200: pricesResponseSchema } } }, async () => getPrices(deps, new Date()));
+
+    await app.register(async (scope) => {
+      const learner = scope.withTypeProvider<ZodTypeProvider>();
+      learner.addHook("onRequest", requireUser);
+      learner.addHook("onSend", async (_request, reply) => {
+        reply.header("cache-control", "no-store");
+      });
+
+      learner.post(
+        "/api/subscription-management",
+        {
+          schema: {
+            body: subscriptionRequestSchema,
+            response: { 200: z.union([eligibilitySchema, subscriptionSchema, checkoutSchema]) },
+          },
+          config: paymentRateLimit,
+        },
+        async (request) => {
+          const user = signedIn(request.user);
+          const now = new Date();
+          const body = request.body;
+          switch (body.action) {
+            case "check_eligibility":
+              return eligibilityFor(user, body.planId ?? null, now);
+            case "get_subscription":
+              return getSubscription(app.db, user, now);
+            case "create_subscription":
+              return startCheckout(deps, user, { kind: "subscription", plan: body.planId }, now);
+          }
+        },
+      );
+
+      learner.get(
+        "/api/verify-paystack",
+        {
+          schema: {
+            querystring: z.object({ reference: z.string().check(z.minLength(1), z.maxLength(100)) }),
+            response: { 200: verifyResponseSchema },
+          },
+          config: paymentRateLimit,
+        },
+        async (request) => {
+          const result = await verifyAndCredit(deps, signedIn(request.user), request.query.reference, "subscription", new Date());
+          return verified(result, BILLING_MESSAGES.verified);
+        },
+      );
+
+      learner.post(
+        "/api/verify-paystack",
+        { schema: { body: verifyWaitlistRequestSchema, response: { 200: verifyResponseSchema } }, config: paymentRateLimit },
+        async (request) => {
+          const result = await verifyAndCredit(deps, signedIn(request.user), request.body.reference, "waitlist", new Date());
+          return verified(result, BILLING_MESSAGES.waitlistVerified);
+        },
+      );
+
+      learner.get("/api/waitlist", { schema: { response: { 200: waitlistStatusSchema } } }, async (request) =>
+        getWaitlistStatus(app.db, signedIn(request.user), new Date()),
+      );
+
+      learner.post(
+        "/api/waitlist/checkout",
+        { schema: { body: waitlistCheckoutRequestSchema, response: { 200: checkoutSchema } }, config: paymentRateLimit },
+        async (request) => startCheckout(deps, signedIn(request.user), { kind: "waitlist", plan: request.body.plan }, new Date()),
+      );
+    });
+
+    await app.register(paystackWebhook(deps));
+  };
+}
+
+/**
+ * POST /api/paystack/webhook: the signature is checked on the raw bytes before anything is
+ * parsed; charge.success goes through the same crediting as a verify call. Paystack retries
+ * until it gets a 2xx, and repeats are harmless (the reference is credited once).
+ */
+function paystackWebhook(deps: BillingDeps): FastifyPluginAsync {
+  return async (app) => {
+    app.addContentTypeParser("application/json", { parseAs: "buffer" }, (_request, body, done) => done(null, body));
+    app.post("/api/paystack/webhook", async (request, reply) => {
+      const raw = request.body;
+      const secretKey = deps.env.paystack.mode === "disabled" ? null : deps.env.paystack.secretKey;
+      const signature = request.headers["x-paystack-signature"];
+      if (
+        !secretKey ||
+        !Buffer.isBuffer(raw) ||
+        !isValidWebhookSignature(raw, typeof signature === "string" ? signature : undefined, secretKey)
+      ) {
+        return sendError(reply, 401, "INVALID_SIGNATURE", "Invalid webhook signature.");
+      }
+      let json: unknown;
+      try {
+        json = JSON.parse(raw.toString("utf8"));
+      } catch {
+        return sendError(reply, 400, "VALIDATION", "The request body is not valid JSON.");
+      }
+      const event = webhookEventSchema.safeParse(json);
+      if (!event.success || event.data.event !== "charge.success") return reply.code(200).send({ received: true });
+      const result = await creditPayment(deps.db, event.data.data, new Date());
+      if (result.outcome === "mismatch") {
+        request.log.error({ reference: event.data.data.reference }, "webhook payment does not match the stored payment");
+      }
+      if (result.outcome === "credited") app.jobs.runDue().catch((error: unknown) => request.log.error({ err: error }, "jobs"));
+      return reply.code(200).send({ received: true });
+    });
+  };
+}

@@ -1,0 +1,77 @@
+// Money and subscription rules that both sides read. Pure: no I/O, "now" always passed in.
+import type { PaidPlan, Plan } from "./plans.ts";
+
+/** SPEC section 9: subscription prices when the program has none. */
+export const DEFAULT_SUBSCRIPTION_USD: Record<PaidPlan, number> = { intermediate: 35, advanced: 50 };
+/** SPEC section 9: waitlist prices when the program has none. */
+export const DEFAULT_WAITLIST_USD: Record<PaidPlan, number> = { intermediate: 100, advanced: 200 };
+/** SPEC section 9: without an exchange rate, the waitlist shows 12 cedis per dollar. */
+export const WAITLIST_FALLBACK_RATE = 12;
+/** DESIGN section 3: renewing or changing plan opens in the last 7 days of a period. */
+export const RENEWAL_WINDOW_DAYS = 7;
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/** The charge in pesewas: USD price x rate, rounded to whole cedis, x 100 (SPEC section 9). */
+export function cediAmountPesewas(usd: number, ghsPerUsd: number): number {
+  return Math.round(usd * ghsPerUsd) * 100;
+}
+
+/** Days left in a period: the ceiling of the days to its end, never below 0. */
+export function remainingDays(end: Date, now: Date): number {
+  return Math.max(0, Math.ceil((end.getTime() - now.getTime()) / DAY_MS));
+}
+
+/** "Expires Today", "1 day", "N days" (SPEC section 2). */
+export function remainingDaysLabel(days: number): string {
+  if (days <= 0) return "Expires Today";
+  return days === 1 ? "1 day" : `${days} days`;
+}
+
+/**
+ * The next quarterly cohort, named by its start month (SPEC section 9): before April gives
+ * April, before July gives July, before October gives October, otherwise January next year.
+ */
+export function nextCohort(now: Date): { name: string; startsOn: string } {
+  const year = now.getUTCFullYear();
+  const month = now.getUTCMonth(); // 0 = January
+  const [startMonth, startYear] = month < 3 ? [3, year] : month < 6 ? [6, year] : month < 9 ? [9, year] : [0, year + 1];
+  const names = ["January", "", "", "April", "", "", "July", "", "", "October"];
+  return {
+    name: `${names[startMonth]} ${startYear}`,
+    startsOn: `${startYear}-${String(startMonth + 1).padStart(2, "0")}-01`,
+  };
+}
+
+/** SPEC section 9: LTF-{PLAN}-{timestamp} or LTF-WAITLIST-{PLAN}-{timestamp}. */
+export function paymentReference(kind: "subscription" | "waitlist", plan: PaidPlan, timestampMs: number): string {
+  const prefix = kind === "waitlist" ? "LTF-WAITLIST" : "LTF";
+  return `${prefix}-${plan.toUpperCase()}-${timestampMs}`;
+}
+
+export type Eligibility = { canChange: boolean; reason: string | null; daysToWait: number };
+
+/**
+ * May this user buy `target` now (DESIGN section 3)? Free or lapsed users may buy any paid
+ * plan; Intermediate may move up to Advanced at any time; in the last 7 days of a period a user
+ * may renew or change; otherwise they wait until that window opens.
+ */
+export function checkEligibility(
+  user: { plan: Plan; subscriptionEnd: Date | null },
+  target: PaidPlan | null,
+  now: Date,
+): Eligibility {
+  if (user.plan === "admin") {
+    return { canChange: false, reason: "Administrators already have every program.", daysToWait: 0 };
+  }
+  if (user.plan === "legacyFree" || !user.subscriptionEnd) return { canChange: true, reason: null, daysToWait: 0 };
+  if (user.plan === "intermediate" && target === "advanced") return { canChange: true, reason: null, daysToWait: 0 };
+  const left = remainingDays(user.subscriptionEnd, now);
+  if (left <= RENEWAL_WINDOW_DAYS) return { canChange: true, reason: null, daysToWait: 0 };
+  const daysToWait = left - RENEWAL_WINDOW_DAYS;
+  return {
+    canChange: false,
+    reason: `You can renew or change your plan in the last ${RENEWAL_WINDOW_DAYS} days of your current month (in ${daysToWait} ${daysToWait === 1 ? "day" : "days"}).`,
+    daysToWait,
+  };
+}

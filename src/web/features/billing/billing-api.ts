@@ -1,0 +1,96 @@
+// Prices, the signed-in user's subscription and waitlist place, and the calls around a checkout.
+// The server prices and credits everything; the browser only asks and shows the answers.
+import { queryOptions, useQuery, useQueryClient } from "@tanstack/react-query";
+import type * as z from "zod/mini";
+import {
+  checkoutSchema,
+  eligibilitySchema,
+  pricesResponseSchema,
+  subscriptionSchema,
+  verifyResponseSchema,
+  waitlistStatusSchema,
+  type subscriptionRequestSchema,
+  type verifyWaitlistRequestSchema,
+  type waitlistCheckoutRequestSchema,
+} from "../../../shared/contracts/billing.ts";
+import type { PaidPlan } from "../../../shared/plans.ts";
+import { apiRequest } from "../../lib/api.ts";
+import { meQuery } from "../accounts/session-api.ts";
+
+/** Everything under this key belongs to the signed-in user and changes with a payment. */
+const USER_BILLING_KEY = ["billing", "user"] as const;
+
+export const pricesQuery = queryOptions({
+  queryKey: ["billing", "prices"],
+  queryFn: () => apiRequest("/api/prices", pricesResponseSchema),
+});
+
+export function usePrices() {
+  return useQuery(pricesQuery);
+}
+
+function manageSubscription<S extends z.ZodMiniType>(body: z.input<typeof subscriptionRequestSchema>, schema: S) {
+  return apiRequest("/api/subscription-management", schema, { method: "POST", body });
+}
+
+export const subscriptionQuery = queryOptions({
+  queryKey: [...USER_BILLING_KEY, "subscription"],
+  queryFn: () => manageSubscription({ action: "get_subscription" }, subscriptionSchema),
+});
+
+export function useSubscription() {
+  return useQuery(subscriptionQuery);
+}
+
+export function eligibilityQuery(planId: PaidPlan) {
+  return queryOptions({
+    queryKey: [...USER_BILLING_KEY, "eligibility", planId],
+    queryFn: () => manageSubscription({ action: "check_eligibility", planId }, eligibilitySchema),
+  });
+}
+
+export function useEligibility(planId: PaidPlan, enabled: boolean) {
+  return useQuery({ ...eligibilityQuery(planId), enabled });
+}
+
+export function checkEligibility(planId: PaidPlan) {
+  return manageSubscription({ action: "check_eligibility", planId }, eligibilitySchema);
+}
+
+/** Creates the Paystack transaction for a subscription; the server prices it. */
+export function createSubscription(planId: PaidPlan) {
+  return manageSubscription({ action: "create_subscription", planId }, checkoutSchema);
+}
+
+export function verifySubscriptionPayment(reference: string) {
+  return apiRequest(`/api/verify-paystack?${new URLSearchParams({ reference })}`, verifyResponseSchema);
+}
+
+export const waitlistQuery = queryOptions({
+  queryKey: [...USER_BILLING_KEY, "waitlist"],
+  queryFn: () => apiRequest("/api/waitlist", waitlistStatusSchema),
+});
+
+export function useWaitlist(enabled: boolean) {
+  return useQuery({ ...waitlistQuery, enabled });
+}
+
+export function startWaitlistCheckout(plan: PaidPlan) {
+  const body: z.input<typeof waitlistCheckoutRequestSchema> = { plan };
+  return apiRequest("/api/waitlist/checkout", checkoutSchema, { method: "POST", body });
+}
+
+export function verifyWaitlistPayment(reference: string, plan: PaidPlan) {
+  const body: z.input<typeof verifyWaitlistRequestSchema> = { reference, type: "waitlist", plan };
+  return apiRequest("/api/verify-paystack", verifyResponseSchema, { method: "POST", body });
+}
+
+/** After a credited payment: the plan, the tracks and the waitlist place are all read afresh. */
+export function usePaymentCredited() {
+  const queryClient = useQueryClient();
+  return () =>
+    Promise.all([
+      queryClient.invalidateQueries({ queryKey: meQuery.queryKey }),
+      queryClient.invalidateQueries({ queryKey: USER_BILLING_KEY }),
+    ]);
+}

@@ -1,0 +1,341 @@
+// The plans (SPEC section 2, /subscription): Free, Intermediate and Advanced, the current plan's
+// status, and the purchase flow of SPEC section 4 through Paystack's inline checkout.
+import { useEffect, useId, useRef, useState, type ReactNode } from "react";
+import { Link, useNavigate } from "react-router";
+import { remainingDaysLabel } from "../../../shared/billing.ts";
+import { BILLING_MESSAGES, type Prices, type Subscription } from "../../../shared/contracts/billing.ts";
+import { PAID_PLANS, type PaidPlan, type Plan } from "../../../shared/plans.ts";
+import { notify } from "../../ui/toast.tsx";
+import { useSignedInUser } from "../accounts/session-api.ts";
+import {
+  checkEligibility,
+  createSubscription,
+  useEligibility,
+  usePaymentCredited,
+  usePrices,
+  useSubscription,
+  verifySubscriptionPayment,
+} from "./billing-api.ts";
+import { loadPaystackScript, openCheckout, usePaystackScript } from "./paystack-checkout.ts";
+import {
+  formatDate,
+  ghsPerMonth,
+  PLAN_FEATURES,
+  PLAN_TITLES,
+  usdPerMonth,
+  type PlanCardId,
+} from "./plan-details.ts";
+import { TestModeNote } from "./test-mode-note.tsx";
+
+const ADMIN_NOTE = "Administrators have every program.";
+
+export function SubscriptionPage() {
+  const { user } = useSignedInUser();
+  const prices = usePrices();
+  const subscription = useSubscription();
+  const checkout = useSubscriptionCheckout(prices.data);
+  const adminNoteId = useId();
+  // Administrators buy nothing, so only learners load the payment script.
+  usePaystackScript(!user?.isAdmin && prices.data?.payments.enabled ? prices.data.payments.inlineScriptUrl : null);
+  usePricesFailedToast(prices.isError);
+
+  // The guard above this page only renders it for a verified user.
+  if (!user) return null;
+  // The server's answer is the fresher one; the session's plan fills in while it loads.
+  const currentPlan: Plan = subscription.data?.plan.name ?? user.plan;
+  const isAdmin = user.isAdmin || currentPlan === "admin";
+  // SPEC section 2: the config lock flag (subscription.locked) is read, but the original rendered
+  // the same content whether it was set or not, so nothing on this page branches on it.
+
+  return (
+    <section className="container section subscription-page">
+      <h1>Subscription Plans</h1>
+      <p className="section-lead">Pick the program level that fits you. Each paid plan is one prepaid month.</p>
+
+      {subscription.data?.status === "active" && <StatusCard subscription={subscription.data} />}
+      {isAdmin && (
+        <p id={adminNoteId} className="form-info page-notice">
+          {ADMIN_NOTE}
+        </p>
+      )}
+      {prices.isError && (
+        <p role="alert" className="form-error page-notice">
+          {BILLING_MESSAGES.pricesFailed}
+        </p>
+      )}
+      <TestModeNote testMode={prices.data?.payments.testMode} />
+      <p role="status" className={checkout.processing ? "form-info page-notice" : "visually-hidden"}>
+        {checkout.processing
+          ? `Processing your ${PLAN_TITLES[checkout.processing]} payment. Complete it in the payment window.`
+          : ""}
+      </p>
+
+      <ul className="plan-grid">
+        <PlanCard
+          id="free"
+          usd={usdPerMonth(0)}
+          ghs={ghsPerMonth(0)}
+          action={
+            currentPlan === "legacyFree" ? (
+              <PlanButton label="Current Plan" disabled />
+            ) : (
+              <p className="plan-included">Included with every plan.</p>
+            )
+          }
+        />
+        {PAID_PLANS.map((plan) => (
+          <PlanCard
+            key={plan}
+            id={plan}
+            popular={plan === "advanced"}
+            usd={priceText(prices, plan, "usd")}
+            ghs={priceText(prices, plan, "ghs")}
+            action={
+              <PaidPlanAction
+                plan={plan}
+                currentPlan={currentPlan}
+                isAdmin={isAdmin}
+                adminNoteId={adminNoteId}
+                processing={checkout.processing}
+                onBuy={checkout.purchase}
+              />
+            }
+          />
+        ))}
+      </ul>
+
+      <p className="page-actions">
+        <Link to="/program" className="button button-secondary">
+          Go to My Program
+        </Link>
+      </p>
+    </section>
+  );
+}
+
+type PricesState = { data?: Prices; isPending: boolean; isError: boolean };
+
+function priceText(prices: PricesState, plan: PaidPlan, currency: "usd" | "ghs"): string {
+  if (prices.isPending) return BILLING_MESSAGES.loading;
+  const price = prices.data?.subscription[plan];
+  if (!price) return BILLING_MESSAGES.priceUnavailable;
+  if (currency === "usd") return usdPerMonth(price.usd);
+  return price.ghs === null ? BILLING_MESSAGES.priceUnavailable : ghsPerMonth(price.ghs);
+}
+
+/** SPEC section 8: the prices failure is said once as a toast, and stays on the page as text. */
+function usePricesFailedToast(failed: boolean) {
+  const toasted = useRef(false);
+  useEffect(() => {
+    if (!failed || toasted.current) return;
+    toasted.current = true;
+    notify.error(BILLING_MESSAGES.pricesFailed);
+  }, [failed]);
+}
+
+function StatusCard({ subscription }: { subscription: Subscription }) {
+  const { remainingDays, currentPeriodEnd } = subscription;
+  return (
+    <section className="card subscription-status page-notice" aria-labelledby="subscription-status-title">
+      <h2 id="subscription-status-title">Your subscription</h2>
+      <dl className="status-list">
+        <div>
+          <dt>Current plan</dt>
+          <dd>{subscription.plan.label}</dd>
+        </div>
+        {remainingDays !== null && (
+          <div>
+            <dt>Remaining</dt>
+            <dd>{remainingDaysLabel(remainingDays)}</dd>
+          </div>
+        )}
+        {currentPeriodEnd && (
+          <div>
+            <dt>Ends on</dt>
+            <dd>
+              <time dateTime={currentPeriodEnd}>{formatDate(currentPeriodEnd)}</time>
+            </dd>
+          </div>
+        )}
+      </dl>
+    </section>
+  );
+}
+
+function PlanCard(props: { id: PlanCardId; popular?: boolean; usd: string; ghs?: string; action: ReactNode }) {
+  const title = PLAN_TITLES[props.id];
+  return (
+    <li className={props.popular ? "card plan-card plan-card-popular" : "card plan-card"}>
+      <div className="plan-card-head">
+        <h2 id={`plan-${props.id}`}>{title}</h2>
+        {props.popular && <span className="plan-badge">POPULAR</span>}
+      </div>
+      <p className="plan-price">{props.usd}</p>
+      {props.ghs && <p className="plan-price-ghs">{props.ghs}</p>}
+      <ul className="topic-list" aria-label={`${title} features`}>
+        {PLAN_FEATURES[props.id].map((feature) => (
+          <li key={feature}>{feature}</li>
+        ))}
+      </ul>
+      {props.action}
+    </li>
+  );
+}
+
+function PlanButton(props: {
+  label: string;
+  disabled?: boolean;
+  busy?: boolean;
+  describedBy?: string;
+  onClick?: () => void;
+}) {
+  return (
+    <button
+      type="button"
+      className="button plan-button"
+      disabled={props.disabled}
+      aria-busy={props.busy || undefined}
+      aria-describedby={props.describedBy}
+      onClick={props.onClick}
+    >
+      {props.label}
+    </button>
+  );
+}
+
+function PaidPlanAction(props: {
+  plan: PaidPlan;
+  currentPlan: Plan;
+  isAdmin: boolean;
+  adminNoteId: string;
+  processing: PaidPlan | null;
+  onBuy(plan: PaidPlan): void;
+}) {
+  const { plan, currentPlan, isAdmin, processing } = props;
+  const isCurrent = currentPlan === plan;
+  const eligibility = useEligibility(plan, !isAdmin);
+  const reasonId = useId();
+  const titleId = `plan-${plan}`;
+
+  if (isAdmin) return <PlanButton label="Included" disabled describedBy={`${titleId} ${props.adminNoteId}`} />;
+  if (processing === plan) return <PlanButton label="Processing..." disabled busy describedBy={titleId} />;
+  // In the last days of the month the current plan can be renewed (the new month starts at its end).
+  if (isCurrent && eligibility.data?.canChange !== true) {
+    return <PlanButton label="Current Plan" disabled describedBy={titleId} />;
+  }
+  if (isCurrent) {
+    return (
+      <>
+        <p className="plan-restriction">Current Plan: renew now and your next month starts when this one ends.</p>
+        <PlanButton label="Renew" disabled={processing !== null} describedBy={titleId} onClick={() => props.onBuy(plan)} />
+      </>
+    );
+  }
+
+  const restriction = eligibility.data?.canChange === false ? eligibility.data : null;
+  if (restriction) {
+    const days = restriction.daysToWait;
+    return (
+      <>
+        <p id={reasonId} className="plan-restriction">
+          {restriction.reason ?? BILLING_MESSAGES.cannotChange}
+        </p>
+        <PlanButton label={`Wait ${days} ${days === 1 ? "day" : "days"}`} disabled describedBy={`${titleId} ${reasonId}`} />
+      </>
+    );
+  }
+  return (
+    <PlanButton
+      label={currentPlan === "legacyFree" ? "Upgrade" : "Change Plan"}
+      disabled={processing !== null}
+      describedBy={titleId}
+      onClick={() => props.onBuy(plan)}
+    />
+  );
+}
+
+/**
+ * SPEC section 4's subscription flow: check eligibility, create the transaction on the server,
+ * open the checkout, verify the reference, then land on /program?payment=success.
+ */
+function useSubscriptionCheckout(prices: Prices | undefined) {
+  const navigate = useNavigate();
+  const paymentCredited = usePaymentCredited();
+  const [processing, setProcessing] = useState<PaidPlan | null>(null);
+  // A second click lands before React re-renders the disabled button: guard synchronously too.
+  const busy = useRef(false);
+
+  function finish() {
+    busy.current = false;
+    setProcessing(null);
+  }
+
+  async function verify(reference: string) {
+    notify.info(BILLING_MESSAGES.completedVerifying);
+    try {
+      await verifySubscriptionPayment(reference);
+      await paymentCredited();
+      // The program list says "Payment verified! Your plan has been upgraded." on arrival
+      // (its ?payment=success handling), so the toast is not raised twice here.
+      await navigate("/program?payment=success");
+    } catch (error) {
+      const message = error instanceof Error ? error.message : BILLING_MESSAGES.verifyFailed;
+      notify.paymentIssue(BILLING_MESSAGES.postPaymentIssue(message, reference));
+    } finally {
+      finish();
+    }
+  }
+
+  async function purchase(plan: PaidPlan) {
+    if (busy.current) return;
+    busy.current = true;
+    setProcessing(plan);
+    try {
+      // SPEC section 8: a failed eligibility check is only logged; the server checks again.
+      const eligibility = await checkEligibility(plan).catch((error: unknown) => {
+        console.error("eligibility check failed", error);
+        return null;
+      });
+      if (eligibility && !eligibility.canChange) {
+        notify.error(eligibility.reason ?? BILLING_MESSAGES.cannotChange);
+        finish();
+        return;
+      }
+      if (!prices) {
+        notify.error(BILLING_MESSAGES.priceMissing);
+        finish();
+        return;
+      }
+      const { enabled, inlineScriptUrl } = prices.payments;
+      const scriptLoaded =
+        enabled && inlineScriptUrl !== null && (await loadPaystackScript(inlineScriptUrl).then(() => true, () => false));
+      if (!scriptLoaded) {
+        notify.error(BILLING_MESSAGES.serviceUnavailable);
+        finish();
+        return;
+      }
+      if (prices.subscription[plan].ghs === null) {
+        notify.error(BILLING_MESSAGES.priceMissing);
+        finish();
+        return;
+      }
+      const { reference, accessCode } = await createSubscription(plan);
+      openCheckout(accessCode, {
+        onSuccess: () => void verify(reference),
+        onCancel: () => {
+          notify.info(BILLING_MESSAGES.windowClosed);
+          finish();
+        },
+        onError: ({ message }) => {
+          notify.error(message || BILLING_MESSAGES.serviceUnavailable);
+          finish();
+        },
+      });
+    } catch (error) {
+      notify.error(error instanceof Error ? error.message : BILLING_MESSAGES.serviceUnavailable);
+      finish();
+    }
+  }
+
+  return { processing, purchase: (plan: PaidPlan) => void purchase(plan) };
+}
