@@ -9,7 +9,7 @@ export default defineConfig({
       {
         test: {
           name: "unit",
-          include: ["src/**/*.test.ts", "dev/**/*.test.ts"],
+          include: ["src/**/*.test.{ts,tsx}", "dev/**/*.test.ts"],
           exclude: apiTests,
         },
       },

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { EXPIRY_REMINDER_JOB } from "./billing.service.ts";
 import { runOperatorCommand } from "../../cli/commands.ts";
 import { jobs } from "../../db/schema.ts";
-import { createSignedInUser, mailsTo, me, ipAllocator, type TestUser, type TestUserPlan, createTestUsers } from "../../testing/accounts.ts";
+import { createSignedInUser, createTestUsers, ipAllocator, mailsTo, me, type TestUser, type TestUserPlan } from "../../testing/accounts.ts";
 import { auditEntries, billingApi, checkoutReference, simulatePayment, userRow } from "../../testing/billing.ts";
 import { createTestApp, type TestApp } from "../../testing/test-app.ts";
 
@@ -20,6 +20,7 @@ const USERS = {
   lapsed: { plan: "intermediate", status: "active", subscriptionEnd: yesterday },
   lapsedAdvanced: { plan: "advanced", status: "active", subscriptionEnd: tenDaysAgo },
   running: { plan: "intermediate", status: "active", subscriptionEnd: new Date(Date.now() + 20 * DAY_MS) },
+  endingSoon: { plan: "advanced", status: "active", subscriptionEnd: new Date(Date.now() + 2 * DAY_MS) },
   admin: { plan: "admin" },
   free: {},
 } satisfies Record<string, TestUserPlan>;
@@ -40,13 +41,16 @@ describe("ending paid plans whose month is over", () => {
   afterAll(() => t.close());
 
 
-  const reminderJobs = () => t.database.db.select().from(jobs).where(eq(jobs.kind, EXPIRY_REMINDER_JOB));
+  const reminderJobs = async () =>
+    (await t.database.db.select().from(jobs).where(eq(jobs.kind, EXPIRY_REMINDER_JOB))).filter(
+      (job) => typeof job.payload === "object" && job.payload !== null && "kind" in job.payload && job.payload.kind === "expired",
+    );
   const endedMails = async (who: TestUser) => (await mailsTo(t, who.email)).filter((mail) => mail.subject === ENDED_SUBJECT);
 
   it("expires lapsed plans once: audit entry, reminder email, no more access; a second run changes nothing", async () => {
     const lapsed = user("lapsed");
     const lapsedAdvanced = user("lapsedAdvanced");
-    const untouched = [user("running"), user("admin"), user("free")];
+    const untouched = [user("running"), user("endingSoon"), user("admin"), user("free")];
     const untouchedBefore = await Promise.all(untouched.map((who) => userRow(t, who.id)));
 
     expect(await runOperatorCommand(t.database.db, { name: "expire-subscriptions" })).toBe("2 subscriptions ended.");
@@ -126,5 +130,16 @@ describe("ending paid plans whose month is over", () => {
     await t.app.jobs.runDue();
     expect(await endedMails(renewer)).toEqual([]);
     expect((await mailsTo(t, renewer.email)).map((mail) => mail.subject)).toContain(`Your Trading Academy receipt ${reference}`);
+  });
+
+  it("reminds once, 3 days before the end, while the plan still runs", async () => {
+    const soon = user("endingSoon");
+    await runOperatorCommand(t.database.db, { name: "expire-subscriptions" });
+    await runOperatorCommand(t.database.db, { name: "expire-subscriptions" });
+    await t.app.jobs.runDue();
+    const reminders = (await mailsTo(t, soon.email)).filter((mail) => mail.subject.startsWith("Your Trading Academy plan ends on"));
+    expect(reminders).toHaveLength(1);
+    expect(reminders[0]?.text).toContain("Renew before then to keep your access.");
+    expect(await userRow(t, soon.id)).toMatchObject({ subscriptionPlan: "advanced", subscriptionStatus: "active" });
   });
 });

@@ -1,0 +1,75 @@
+// @vitest-environment jsdom
+import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
+import { cleanup, render, screen } from "@testing-library/react";
+import { createMemoryRouter, RouterProvider } from "react-router";
+import { afterEach, describe, expect, it } from "vitest";
+import type { MeUser } from "../../../shared/contracts/session.ts";
+import { RequireAdmin, RequireUser } from "./guards.tsx";
+import { meQuery } from "./session-api.ts";
+
+const learner: MeUser = {
+  id: "u1",
+  email: "ama@example.com",
+  name: "Ama",
+  emailVerified: true,
+  provider: "email",
+  plan: "legacyFree",
+  accessLevel: "Free",
+  tracks: ["beginner"],
+  isAdmin: false,
+  subscriptionEnd: null,
+};
+
+/** The guards as the app mounts them, with the session already known (no request is made). */
+function visit(path: string, user: MeUser | null) {
+  const client = new QueryClient({ defaultOptions: { queries: { staleTime: Infinity, retry: false } } });
+  client.setQueryData(meQuery.queryKey, { user });
+  const router = createMemoryRouter(
+    [
+      { path: "/", element: <p>home page</p> },
+      { path: "/login", element: <p>login page</p> },
+      { path: "/verify-email", element: <p>verify page</p> },
+      { element: <RequireUser />, children: [{ path: "/program", element: <p>program page</p> }] },
+      { element: <RequireAdmin />, children: [{ path: "/admin", element: <p>admin page</p> }] },
+    ],
+    { initialEntries: [path] },
+  );
+  render(
+    <QueryClientProvider client={client}>
+      <RouterProvider router={router} />
+    </QueryClientProvider>,
+  );
+  return router;
+}
+
+describe("route guards (SPEC section 2)", () => {
+  afterEach(cleanup);
+
+  it("sends a visitor to /login, remembering where they came from", async () => {
+    const router = visit("/program?program=beginner", null);
+    expect(await screen.findByText("login page")).toBeTruthy();
+    expect(router.state.location.search).toBe(`?redirect=${encodeURIComponent("/program?program=beginner")}`);
+  });
+
+  it("sends a signed-in user whose email is unverified to /verify-email", async () => {
+    const router = visit("/program", { ...learner, emailVerified: false });
+    expect(await screen.findByText("verify page")).toBeTruthy();
+    expect(router.state.location.pathname).toBe("/verify-email");
+  });
+
+  it("lets a verified user in", async () => {
+    visit("/program", learner);
+    expect(await screen.findByText("program page")).toBeTruthy();
+  });
+
+  it("sends a non-admin on an admin route to /", async () => {
+    const router = visit("/admin", learner);
+    expect(await screen.findByText("home page")).toBeTruthy();
+    expect(router.state.location.pathname).toBe("/");
+  });
+
+  it("lets an admin in", async () => {
+    visit("/admin", { ...learner, plan: "admin", isAdmin: true, accessLevel: "Admin" });
+    expect(await screen.findByText("admin page")).toBeTruthy();
+  });
+});
