@@ -8,8 +8,8 @@ import { paystackSignature } from "../../../dev/fakes/paystack-simulator.ts";
 import type { PaidPlan } from "../../shared/plans.ts";
 import { auditLog, jobs, payments, users } from "../db/schema.ts";
 import { RECEIPT_JOB } from "../features/billing/billing.service.ts";
-import type { TestUser } from "./accounts.ts";
-import type { TestApp } from "./test-app.ts";
+import { createTestUsers, type TestUser, type TestUserPlan } from "./accounts.ts";
+import { createTestApp, type TestApp } from "./test-app.ts";
 
 /** The simulator's secret key: it authorizes the test control and signs webhooks. */
 export function simulatorSecretKey(t: TestApp): string {
@@ -141,4 +141,10 @@ export async function receiptJobs(t: TestApp, reference: string) {
     .select()
     .from(jobs)
     .where(and(eq(jobs.kind, RECEIPT_JOB), sql`${jobs.payload}->>'reference' = ${reference}`));
+}
+
+/** A listening app (the simulator calls it back over HTTP) with one signed-in user per key. */
+export async function startBillingApp<K extends string>(nextIp: () => string, users: Record<K, TestUserPlan>) {
+  const t = await createTestApp({ listen: true });
+  return { t, api: billingApi(t, nextIp), user: await createTestUsers(t, nextIp, users) };
 }

@@ -6,18 +6,20 @@ import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { PaidPlan } from "../../../shared/plans.ts";
 import { payments } from "../../db/schema.ts";
-import { createTestUsers, ipAllocator, mailsTo, me, type TestUser, type TestUserPlan } from "../../testing/accounts.ts";
+import { ipAllocator, mailsTo, me, type TestUser, type TestUserPlan } from "../../testing/accounts.ts";
+import type {
+  billingApi} from "../../testing/billing.ts";
 import {
   auditEntries,
-  billingApi,
   checkoutReference,
   paymentRow,
   paystackTransaction,
   receiptJobs,
   simulatePayment,
   userRow,
+  startBillingApp,
 } from "../../testing/billing.ts";
-import { createTestApp, type TestApp } from "../../testing/test-app.ts";
+import type { TestApp } from "../../testing/test-app.ts";
 
 const nextIp = ipAllocator(40);
 
@@ -40,12 +42,9 @@ describe("buying a plan", () => {
   let user: (key: UserKey) => TestUser;
 
   beforeAll(async () => {
-    t = await createTestApp({ listen: true });
-    api = billingApi(t, nextIp);
-    user = await createTestUsers(t, nextIp, USERS);
+    ({ t, api, user } = await startBillingApp(nextIp, USERS));
   });
   afterAll(() => t.close());
-
 
   /** Checkout, a successful payment without the webhook, and the browser's verify call. */
   async function payFor(who: TestUser, plan: PaidPlan) {

@@ -5,10 +5,11 @@ import { addMonths } from "date-fns";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { paystackSignature } from "../../../../dev/fakes/paystack-simulator.ts";
 import { payments } from "../../db/schema.ts";
-import { createTestUsers, ipAllocator, mailsTo, me, type TestUser, type TestUserPlan } from "../../testing/accounts.ts";
+import { ipAllocator, mailsTo, me, type TestUser, type TestUserPlan } from "../../testing/accounts.ts";
+import type {
+  billingApi} from "../../testing/billing.ts";
 import {
   auditEntries,
-  billingApi,
   checkoutReference,
   paymentRow,
   postWebhook,
@@ -16,8 +17,9 @@ import {
   simulatePayment,
   simulatorSecretKey,
   userRow,
+  startBillingApp,
 } from "../../testing/billing.ts";
-import { createTestApp, type TestApp } from "../../testing/test-app.ts";
+import type { TestApp } from "../../testing/test-app.ts";
 
 const nextIp = ipAllocator(41);
 
@@ -46,12 +48,9 @@ describe("crediting a payment", () => {
   let user: (key: UserKey) => TestUser;
 
   beforeAll(async () => {
-    t = await createTestApp({ listen: true });
-    api = billingApi(t, nextIp);
-    user = await createTestUsers(t, nextIp, USERS);
+    ({ t, api, user } = await startBillingApp(nextIp, USERS));
   });
   afterAll(() => t.close());
-
 
   const startCheckout = async (who: TestUser) => checkoutReference(await api.buy(who, "intermediate"));
 

@@ -6,9 +6,10 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { EXPIRY_REMINDER_JOB } from "./billing.service.ts";
 import { runOperatorCommand } from "../../cli/commands.ts";
 import { jobs } from "../../db/schema.ts";
-import { createSignedInUser, createTestUsers, ipAllocator, mailsTo, me, type TestUser, type TestUserPlan } from "../../testing/accounts.ts";
-import { auditEntries, billingApi, checkoutReference, simulatePayment, userRow } from "../../testing/billing.ts";
-import { createTestApp, type TestApp } from "../../testing/test-app.ts";
+import { createSignedInUser, ipAllocator, mailsTo, me, type TestUser, type TestUserPlan } from "../../testing/accounts.ts";
+import type { billingApi} from "../../testing/billing.ts";
+import { auditEntries, checkoutReference, simulatePayment, userRow, startBillingApp } from "../../testing/billing.ts";
+import type { TestApp } from "../../testing/test-app.ts";
 
 const nextIp = ipAllocator(44);
 
@@ -34,12 +35,9 @@ describe("ending paid plans whose month is over", () => {
   let user: (key: UserKey) => TestUser;
 
   beforeAll(async () => {
-    t = await createTestApp({ listen: true });
-    api = billingApi(t, nextIp);
-    user = await createTestUsers(t, nextIp, USERS);
+    ({ t, api, user } = await startBillingApp(nextIp, USERS));
   });
   afterAll(() => t.close());
-
 
   const reminderJobs = async () =>
     (await t.database.db.select().from(jobs).where(eq(jobs.kind, EXPIRY_REMINDER_JOB))).filter(

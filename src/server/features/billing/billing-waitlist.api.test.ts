@@ -4,17 +4,19 @@ import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { nextCohort } from "../../../shared/billing.ts";
 import { waitlist } from "../../db/schema.ts";
-import { createTestUsers, ipAllocator, mailsTo, type TestUser, type TestUserPlan } from "../../testing/accounts.ts";
+import { ipAllocator, mailsTo, type TestUser, type TestUserPlan } from "../../testing/accounts.ts";
+import type {
+  billingApi} from "../../testing/billing.ts";
 import {
   auditEntries,
-  billingApi,
   checkoutReference,
   paymentRow,
   receiptJobs,
   simulatePayment,
   userRow,
+  startBillingApp,
 } from "../../testing/billing.ts";
-import { createTestApp, type TestApp } from "../../testing/test-app.ts";
+import type { TestApp } from "../../testing/test-app.ts";
 
 const nextIp = ipAllocator(43);
 
@@ -37,12 +39,9 @@ describe("the paid waitlist", () => {
   let user: (key: UserKey) => TestUser;
 
   beforeAll(async () => {
-    t = await createTestApp({ listen: true });
-    api = billingApi(t, nextIp);
-    user = await createTestUsers(t, nextIp, USERS);
+    ({ t, api, user } = await startBillingApp(nextIp, USERS));
   });
   afterAll(() => t.close());
-
 
   async function waitlistEntry(userId: string) {
     const [row] = await t.database.db.select().from(waitlist).where(eq(waitlist.userId, userId));
