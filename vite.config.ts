@@ -1,6 +1,9 @@
 import react from "@vitejs/plugin-react";
 import { defineConfig } from "vite";
 
+// `npm run dev:web` forwards API calls to the server of `npm run dev:server` (API_PORT, default 3000).
+const apiOrigin = `http://localhost:${process.env.API_PORT ?? "3000"}`;
+
 export default defineConfig({
   root: "src/web",
   publicDir: "../../public",
@@ -21,6 +24,6 @@ export default defineConfig({
   },
   server: {
     port: 5173,
-    proxy: { "/api": "http://localhost:3000", "/dev": "http://localhost:3000" },
+    proxy: { "/api": apiOrigin, "/dev": apiOrigin },
   },
 });

@@ -1,18 +1,6 @@
-import { execFile } from "node:child_process";
-import { promisify } from "node:util";
 import { expect, test, type Page } from "@playwright/test";
 import { DEFAULT_PASSWORD, logIn, signedInAccount, uniqueEmail } from "./support/accounts.ts";
-import { E2E_DATA_DIR } from "../playwright.config.ts";
-
-const run = promisify(execFile);
-
-/** `npm run cli -- set-plan`, as an operator runs it while the server holds the embedded database. */
-async function setPlanWithCli(email: string, plan: string) {
-  const { stdout } = await run("node", ["--import", "tsx", "src/server/cli/cli.ts", "set-plan", email, plan], {
-    env: { ...process.env, DATA_DIR: E2E_DATA_DIR },
-  });
-  expect(stdout).toContain(`${email} now has the ${plan} plan.`);
-}
+import { setPlanWithCli } from "./support/operator.ts";
 
 function section(page: Page, n: number) {
   return page.getByRole("listitem").filter({ has: page.getByRole("heading", { name: new RegExp(`^Section ${n}:`) }) });

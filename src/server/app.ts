@@ -1,6 +1,6 @@
 // The table of contents of the server: every plugin and feature, registered by hand.
 import rateLimit from "@fastify/rate-limit";
-import Fastify, { type FastifyInstance } from "fastify";
+import Fastify, { type FastifyInstance, type RouteOptions } from "fastify";
 import {
   serializerCompiler,
   validatorCompiler,
@@ -13,6 +13,7 @@ import { createAuth, type Auth } from "./auth/auth.ts";
 import { operatorRoutes } from "./cli/operator.routes.ts";
 import { authRoutes } from "./auth/auth.routes.ts";
 import { accountsRoutes } from "./features/accounts/accounts.routes.ts";
+import { adminRoutes } from "./features/admin/admin.routes.ts";
 import { devMailRoutes } from "./features/dev-mail/dev-mail.routes.ts";
 import { createMailer, type Mailer } from "./integrations/mail.ts";
 import { databaseRateLimitStore } from "./plugins/rate-limit-store.ts";
@@ -51,6 +52,8 @@ export type AppOptions = {
   logger?: boolean;
   /** When set, the CLI may send operator commands to this server with the token. */
   operatorToken?: string;
+  /** Called for every route as it is registered (tests enumerate the router with it). */
+  onRoute?: (route: RouteOptions) => void;
 };
 
 export const BODY_LIMIT_BYTES = 64 * 1024;
@@ -69,6 +72,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     trustProxy: env.isProduction,
     return503OnClosing: true,
   }).withTypeProvider<ZodTypeProvider>();
+  if (options.onRoute) app.addHook("onRoute", options.onRoute);
 
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
@@ -108,6 +112,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       ? null
       : createPaystackClient({ apiUrl: env.paystack.apiUrl, secretKey: env.paystack.secretKey });
   await app.register(billingRoutes({ db: database.db, env, log: app.log, paystack }));
+  await app.register(adminRoutes);
   if (options.operatorToken) await app.register(operatorRoutes(options.operatorToken));
   if (!env.isProduction) {
     await app.register(

@@ -17,6 +17,7 @@ export const CLIENT_ROUTES = [
   "/subscription",
   "/join-waitlist",
   "/join-waitlist/success",
+  "/admin",
 ] as const;
 
 const patterns = CLIENT_ROUTES.map(

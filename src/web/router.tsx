@@ -1,7 +1,7 @@
 // The browser's table of contents: every page and where it lives. Pages other than the home
 // page load on demand, so the first visit downloads only what it shows.
 import { createBrowserRouter } from "react-router";
-import { RequireUser } from "./features/accounts/guards.tsx";
+import { RequireAdmin, RequireUser } from "./features/accounts/guards.tsx";
 import { HomePage } from "./features/site/home-page.tsx";
 import { Layout } from "./features/site/layout.tsx";
 import { NotFoundPage } from "./features/site/not-found-page.tsx";
@@ -85,6 +85,15 @@ export const router = createBrowserRouter([
             lazy: async () => ({
               Component: (await import("./features/billing/subscription-page.tsx")).SubscriptionPage,
             }),
+          },
+        ],
+      },
+      {
+        element: <RequireAdmin />,
+        children: [
+          {
+            path: "/admin",
+            lazy: async () => ({ Component: (await import("./features/admin/admin-page.tsx")).AdminPage }),
           },
         ],
       },

@@ -1,5 +1,6 @@
 // Opens the database: PostgreSQL when DATABASE_URL is set, otherwise embedded PGlite.
-import { PGlite } from "@electric-sql/pglite";
+import { PGlite, type PGliteOptions } from "@electric-sql/pglite";
+import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
@@ -36,13 +37,18 @@ export async function openDatabase(config: Env["database"]): Promise<Database> {
 
   const unlock = config.dataDir ? lockDataDir(config.dataDir) : () => {};
   try {
-    const client = config.dataDir ? new PGlite(config.dataDir) : new PGlite();
+    const client = createPglite(config.dataDir ? { dataDir: config.dataDir } : {});
     await client.waitReady;
     return wrapPglite(client, unlock);
   } catch (error) {
     unlock();
     throw error;
   }
+}
+
+/** An embedded database with the extensions the migrations use (pg_trgm: the admin's email search). */
+export function createPglite(options: Omit<PGliteOptions, "extensions">): PGlite {
+  return new PGlite({ ...options, extensions: { pg_trgm } });
 }
 
 export function wrapPglite(client: PGlite, onClose: () => void): Database {

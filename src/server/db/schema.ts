@@ -69,9 +69,11 @@ export const users = pgTable(
   },
   (table) => [
     uniqueIndex("users_email_unique").on(sql`lower(${table.email})`),
-    // Admin search by email prefix.
-    index("users_email_search_idx").on(sql`lower(${table.email}) text_pattern_ops`),
+    // Admin search by a part of the email (trigrams; the extension is created by migration 0005).
+    index("users_email_trgm_idx").using("gin", sql`lower(${table.email}) gin_trgm_ops`),
     index("users_plan_idx").on(table.subscriptionPlan),
+    // The admin users table: newest first by default.
+    index("users_created_idx").on(sql`${table.createdAt} desc`, sql`${table.id} desc`),
     index("users_last_active_idx").on(sql`${table.lastActiveAt} desc nulls last`),
     index("users_waitlist_pending_idx")
       .on(table.createdAt)
@@ -289,17 +291,22 @@ export const payments = pgTable(
 );
 
 /** waitlist: one entry per user who paid to join the next cohort. */
-export const waitlist = pgTable("waitlist", {
-  userId: text("user_id")
-    .primaryKey()
-    .references(() => users.id, { onDelete: "cascade" }),
-  plan: paidPlanEnum("plan").notNull(),
-  paymentReference: text("payment_reference").references(() => payments.reference),
-  cohort: text("cohort").notNull(),
-  admitted: boolean("admitted").notNull().default(false),
-  admittedAt: timestamp("admitted_at", { withTimezone: true }),
-  createdAt: createdAt(),
-});
+export const waitlist = pgTable(
+  "waitlist",
+  {
+    userId: text("user_id")
+      .primaryKey()
+      .references(() => users.id, { onDelete: "cascade" }),
+    plan: paidPlanEnum("plan").notNull(),
+    paymentReference: text("payment_reference").references(() => payments.reference),
+    cohort: text("cohort").notNull(),
+    admitted: boolean("admitted").notNull().default(false),
+    admittedAt: timestamp("admitted_at", { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  // Deleting a payment checks this reference.
+  (table) => [index("waitlist_payment_reference_idx").on(table.paymentReference)],
+);
 
 /** subscription_reminders: which reminder went out for which period, so each is sent once. */
 export const subscriptionReminders = pgTable(
@@ -335,6 +342,7 @@ export const auditLog = pgTable(
     createdAt: createdAt(),
   },
   (table) => [
+    index("audit_log_actor_idx").on(table.actorId),
     index("audit_log_created_idx").on(sql`${table.createdAt} desc`),
     index("audit_log_subject_idx").on(table.subjectUserId, table.createdAt),
   ],

@@ -3,10 +3,10 @@
 import { writeFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { PGlite } from "@electric-sql/pglite";
 import type { TestProject } from "vitest/node";
 import { migrate } from "drizzle-orm/pglite/migrator";
 import { drizzle } from "drizzle-orm/pglite";
+import { createPglite } from "../db/client.ts";
 import { migrationsFolder } from "../paths.ts";
 
 declare module "vitest" {
@@ -16,7 +16,7 @@ declare module "vitest" {
 }
 
 export default async function setup(project: TestProject) {
-  const client = new PGlite();
+  const client = createPglite({});
   await migrate(drizzle({ client }), { migrationsFolder });
   const dump = await client.dumpDataDir("none");
   await client.close();

@@ -2,7 +2,7 @@
 // real port, for the integrations the app reaches over HTTP, like the Paystack simulator).
 import { createServer } from "node:net";
 import type { FastifyInstance } from "fastify";
-import { buildApp } from "../app.ts";
+import { buildApp, type AppOptions } from "../app.ts";
 import type { Database } from "../db/client.ts";
 import { seedDatabase } from "../db/seed.ts";
 import { readEnv } from "../env.ts";
@@ -26,6 +26,8 @@ export type TestAppOptions = {
   listen?: boolean;
   /** Run on this database (another test app's) instead of a fresh one; it is neither seeded nor closed here. */
   database?: Database;
+  /** Sees every route as the app registers it. */
+  onRoute?: AppOptions["onRoute"];
 };
 
 /** A port nothing listens on right now: open a server on port 0, read its port, close it. */
@@ -49,7 +51,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
   const baseUrl = port === null ? null : `http://127.0.0.1:${port}`;
   const listening = port === null ? {} : { PORT: String(port), APP_URL: `http://127.0.0.1:${port}` };
   const env = readEnv({ NODE_ENV: "test", LOG_LEVEL: "silent", ...listening, ...options.env });
-  const app = await buildApp({ env, database, serveWeb: false, logger: false });
+  const app = await buildApp({ env, database, serveWeb: false, logger: false, onRoute: options.onRoute });
   await app.ready();
   if (port !== null) await app.listen({ port, host: "127.0.0.1" });
   return {

@@ -2,10 +2,9 @@
 // PostgreSQL database created from TEST_DATABASE_URL and dropped afterwards.
 import { randomBytes } from "node:crypto";
 import { readFile } from "node:fs/promises";
-import { PGlite } from "@electric-sql/pglite";
 import pg from "pg";
 import { inject } from "vitest";
-import { openDatabase, wrapPglite, type Database } from "../db/client.ts";
+import { createPglite, openDatabase, wrapPglite, type Database } from "../db/client.ts";
 
 export type TestDatabaseKind = "pglite" | "postgres";
 
@@ -27,7 +26,7 @@ export async function createTestDatabase(): Promise<Database> {
   if (testDatabaseKind() === "pglite") {
     // A copy of the database the global setup migrated once.
     const template = await readFile(inject("pgliteTemplatePath"));
-    const client = new PGlite({ loadDataDir: new Blob([template]) });
+    const client = createPglite({ loadDataDir: new Blob([template]) });
     await client.waitReady;
     return wrapPglite(client, () => {});
   }

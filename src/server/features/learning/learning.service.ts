@@ -6,7 +6,8 @@ import { canOpenTrack, isTrack, type Plan, type Track } from "../../../shared/pl
 import type { Db } from "../../db/client.ts";
 import { modules, programs, quizAttempts, quizzes, userProgress } from "../../db/schema.ts";
 import { HttpError } from "../../plugins/errors.ts";
-import { optionLetter, watchedModuleIds } from "./progress.ts";
+import { optionLetter } from "../../../shared/quiz.ts";
+import { watchedModuleIds } from "./progress.ts";
 
 type Learner = { id: string; plan: Plan };
 

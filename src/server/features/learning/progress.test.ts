@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { optionLetter, watchedModuleIds } from "./progress.ts";
+import { watchedModuleIds } from "./progress.ts";
 
 const IDS = ["m1", "m2", "m3"];
 
@@ -40,31 +40,5 @@ describe("watchedModuleIds", () => {
 
   it("is empty when the program has no modules", () => {
     expect(watchedModuleIds({ m1: true }, [])).toEqual([]);
-  });
-});
-
-describe("optionLetter", () => {
-  it.each([
-    ["A) The range between the open and the close", "A"],
-    ["B) 100 USD", "B"],
-    ["D)", "D"],
-    ["  C) leading spaces", "C"],
-    ["c) lowercase", "C"],
-    ["Z) any letter", "Z"],
-  ])("%j starts with the letter %s", (option, letter) => {
-    expect(optionLetter(option)).toBe(letter);
-  });
-
-  it.each([
-    ["no letter", "The range between the open and the close"],
-    ["an empty option", ""],
-    ["two letters", "AB) text"],
-    ["a dot instead of a parenthesis", "A. text"],
-    ["a letter in parentheses", "(A) text"],
-    ["a digit", "1) text"],
-    ["a space before the parenthesis", "A ) text"],
-    ["a non-Latin letter", "É) text"],
-  ])("is null for %s", (_name, option) => {
-    expect(optionLetter(option)).toBeNull();
   });
 });

@@ -6,8 +6,3 @@ export function watchedModuleIds(data: unknown, moduleIds: readonly string[]): s
   const entry = data as Record<string, unknown>;
   return moduleIds.filter((id) => entry[id] === true);
 }
-
-/** The letter an option starts with: "B) A price area..." -> "B". */
-export function optionLetter(option: string): string | null {
-  return /^\s*([A-Za-z])\)/.exec(option)?.[1]?.toUpperCase() ?? null;
-}

@@ -1,0 +1,15 @@
+// What an operator does from the command line while the server runs (DESIGN section 5).
+import { execFile } from "node:child_process";
+import { promisify } from "node:util";
+import { expect } from "@playwright/test";
+import { E2E_DATA_DIR } from "../../playwright.config.ts";
+
+const run = promisify(execFile);
+
+/** `npm run cli -- set-plan`, as an operator runs it while the server holds the embedded database. */
+export async function setPlanWithCli(email: string, plan: string) {
+  const { stdout } = await run("node", ["--import", "tsx", "src/server/cli/cli.ts", "set-plan", email, plan], {
+    env: { ...process.env, DATA_DIR: E2E_DATA_DIR },
+  });
+  expect(stdout).toContain(`${email} now has the ${plan} plan.`);
+}

@@ -1,0 +1,578 @@
+// The Users tab as an administrator uses it: the list (a few thousand users, filtered, sorted and
+// paged by the server), plan changes, Admit from Waitlist, Edit Progress and the Fix tool.
+import { addMonths } from "date-fns";
+import { and, asc, count, eq, isNull, sql } from "drizzle-orm";
+import type { InjectOptions } from "fastify";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { nextCohort } from "../../../shared/billing.ts";
+import { ADMIN_MESSAGES, USERS_PAGE_SIZE, type AdminUser, type UserSort } from "../../../shared/contracts/admin.ts";
+import type { PaidPlan, Plan, Provider, SubscriptionStatus } from "../../../shared/plans.ts";
+import { auditLog, programs, userProgress, users, waitlist } from "../../db/schema.ts";
+import { createTestUsers, ipAllocator, type TestUser } from "../../testing/accounts.ts";
+import { auditEntries, userRow } from "../../testing/billing.ts";
+import { createTestApp, type TestApp } from "../../testing/test-app.ts";
+
+const nextIp = ipAllocator(52);
+
+// ---- A few thousand users, made by one INSERT ... SELECT generate_series ----------------------
+
+const BULK = 3000;
+const BASE = new Date("2025-06-01T12:00:00.000Z");
+const MINUTE = 60_000;
+const PROVIDER_CYCLE: (Provider | null)[] = ["email", "google", "mql5", null];
+const PLAN_CYCLE: (Plan | null)[] = ["legacyFree", "intermediate", "advanced", "admin", null];
+const pad = (n: number) => String(n).padStart(5, "0");
+
+/** Bulk user i (1..BULK) as the list should show it; the SQL below makes the same rows. */
+function bulkUser(i: number): AdminUser {
+  const plan = PLAN_CYCLE[i % 5] ?? null;
+  const paid = plan === "intermediate" || plan === "advanced";
+  const status: SubscriptionStatus = paid ? "active" : "inactive";
+  return {
+    id: `bulk-${pad(i)}`,
+    // The email order is a shuffle of the creation order (1013 is coprime with 3000).
+    email: `Bulk-${pad((i * 1013) % BULK)}@Example.com`,
+    plan,
+    provider: PROVIDER_CYCLE[i % 4] ?? null,
+    status,
+    subscriptionEnd: paid ? new Date(BASE.getTime() + 30 * 24 * 60 * MINUTE).toISOString() : null,
+    lastActiveAt: i % 3 === 0 ? null : new Date(BASE.getTime() - ((i * 7919) % BULK) * MINUTE).toISOString(),
+    waitlistPaid: i % 6 === 0,
+    waitlistAdmitted: i % 12 === 0,
+    createdAt: new Date(BASE.getTime() - i * MINUTE).toISOString(),
+  };
+}
+const BULK_USERS = Array.from({ length: BULK }, (_, index) => bulkUser(index + 1));
+
+async function insertBulkUsers(t: TestApp) {
+  await t.database.db.execute(sql`
+    insert into users (id, email, name, email_verified, provider, subscription_plan, subscription_status,
+                       subscription_start, subscription_end, last_active_at, waitlist_paid, waitlist_admitted, created_at)
+    select 'bulk-' || lpad(i::text, 5, '0'),
+           'Bulk-' || lpad(((i * 1013) % ${BULK})::text, 5, '0') || '@Example.com',
+           'Bulk ' || i, true,
+           (array['email', 'google', 'mql5', null]::provider[])[1 + i % 4],
+           plan,
+           case when plan in ('intermediate', 'advanced') then 'active' else 'inactive' end::subscription_status,
+           case when plan in ('intermediate', 'advanced') then ${BASE.toISOString()}::timestamptz end,
+           case when plan in ('intermediate', 'advanced') then ${BASE.toISOString()}::timestamptz + interval '30 days' end,
+           case when i % 3 <> 0 then ${BASE.toISOString()}::timestamptz - ((i * 7919) % ${BULK}) * interval '1 minute' end,
+           i % 6 = 0, i % 12 = 0,
+           ${BASE.toISOString()}::timestamptz - i * interval '1 minute'
+    from generate_series(1, ${BULK}) as i,
+         lateral (select (array['legacyFree', 'intermediate', 'advanced', 'admin', null]::plan[])[1 + i % 5] as plan) as p`);
+}
+
+/** Emails with the LIKE wildcards and the escape character in them, and near-misses. */
+const ODD_EMAILS = ["per%cent@odd.test", "perXcent@odd.test", "under_score@odd.test", "underXscore@odd.test", "back\\slash@odd.test"];
+
+const ascending = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+
+/** The orders the server promises (the bulk users' ids, emails and ISO dates compare as plain text). */
+const SORTS: Record<UserSort, (a: AdminUser, b: AdminUser) => number> = {
+  newest: (a, b) => ascending(b.createdAt, a.createdAt) || ascending(b.id, a.id),
+  email: (a, b) => ascending(a.email.toLowerCase(), b.email.toLowerCase()),
+  lastActive: (a, b) => {
+    if (a.lastActiveAt === b.lastActiveAt) return ascending(a.id, b.id);
+    if (a.lastActiveAt === null) return 1;
+    if (b.lastActiveAt === null) return -1;
+    return ascending(b.lastActiveAt, a.lastActiveAt);
+  },
+};
+
+type Listing = { page: number; pageSize: number; total: number; users: AdminUser[] };
+
+describe("the admin Users tab", () => {
+  let t: TestApp;
+  let user: (key: "admin" | "learner" | "demoted" | "progressLearner") => TestUser;
+
+  beforeAll(async () => {
+    t = await createTestApp();
+    user = await createTestUsers(t, nextIp, {
+      admin: { plan: "admin" },
+      learner: {},
+      demoted: { plan: "admin" },
+      progressLearner: {},
+    });
+    const started = performance.now();
+    await insertBulkUsers(t);
+    await t.database.db.insert(users).values(ODD_EMAILS.map((email, index) => ({ id: `odd-${index}`, email, createdAt: BASE })));
+    console.info(`inserted ${BULK} users in ${Math.round(performance.now() - started)} ms`);
+  });
+  afterAll(() => t.close());
+
+  function asAdmin(options: InjectOptions) {
+    return t.app.inject({ ...options, headers: { ...options.headers, cookie: user("admin").cookie } });
+  }
+
+  async function list(query: Record<string, string>): Promise<Listing> {
+    const response = await asAdmin({ url: `/api/admin/users?${new URLSearchParams(query)}` });
+    expect(response.statusCode, response.body).toBe(200);
+    return response.json<Listing>();
+  }
+
+  async function userCount(where?: ReturnType<typeof and>) {
+    const [row] = await t.database.db.select({ n: count() }).from(users).where(where);
+    return row?.n ?? 0;
+  }
+
+  describe("the list", () => {
+    function expectedPage(filter: (u: AdminUser) => boolean, sort: UserSort, page: number) {
+      const matching = BULK_USERS.filter(filter).sort(SORTS[sort]);
+      return {
+        page,
+        pageSize: USERS_PAGE_SIZE,
+        total: matching.length,
+        users: matching.slice((page - 1) * USERS_PAGE_SIZE, page * USERS_PAGE_SIZE),
+      };
+    }
+    const isBulk = (u: AdminUser) => u.id.startsWith("bulk-");
+
+    it("shows 10 users a page, newest first, with the count of every user", async () => {
+      const started = performance.now();
+      const first = await list({});
+      console.info(`first users page of ${await userCount()} in ${Math.round(performance.now() - started)} ms`);
+      expect(first.total).toBe(await userCount());
+      expect(first.total).toBe(BULK + ODD_EMAILS.length + 4);
+      expect(first.pageSize).toBe(10);
+      expect(first.users).toHaveLength(10);
+      // The four people who signed up today come before the imported accounts.
+      expect(first.users.slice(0, 4).map((u) => u.email).sort()).toEqual(
+        (["admin", "demoted", "learner", "progressLearner"] as const).map((key) => user(key).email).sort(),
+      );
+      expect(first.users.map((u) => u.createdAt)).toEqual([...first.users.map((u) => u.createdAt)].sort().reverse());
+    });
+
+    it.each<[UserSort, number]>([
+      ["newest", 1],
+      ["newest", 2],
+      ["newest", 300],
+      ["email", 1],
+      ["email", 157],
+      ["lastActive", 1],
+      ["lastActive", 200],
+      ["lastActive", 300],
+    ])("sorts by %s in the database (page %i)", async (sort, page) => {
+      expect(await list({ search: "bulk-", sort, page: String(page) })).toEqual(expectedPage(isBulk, sort, page));
+    });
+
+    it("searches a part of the email, whatever its case", async () => {
+      for (const search of ["BULK-0004", "bulk-00042@", "0@example.COM"]) {
+        const matches = (u: AdminUser) => u.email.toLowerCase().includes(search.toLowerCase());
+        expect(await list({ search })).toEqual(expectedPage(matches, "newest", 1));
+      }
+      expect(await list({ search: "  bulk-00042@  " })).toEqual(
+        expectedPage((u) => u.email.startsWith("Bulk-00042@"), "newest", 1),
+      );
+    });
+
+    it("takes %, _ and \\ in a search literally", async () => {
+      const emailsFor = async (search: string) => (await list({ search })).users.map((u) => u.email);
+      expect(await emailsFor("%")).toEqual(["per%cent@odd.test"]);
+      expect(await emailsFor("r%c")).toEqual(["per%cent@odd.test"]);
+      expect(await emailsFor("_")).toEqual(["under_score@odd.test"]);
+      expect(await emailsFor("r_s")).toEqual(["under_score@odd.test"]);
+      expect(await emailsFor("\\")).toEqual(["back\\slash@odd.test"]);
+      expect(await emailsFor("k\\s")).toEqual(["back\\slash@odd.test"]);
+    });
+
+    it("shows only the paid, not yet admitted waitlist users when asked", async () => {
+      const pending = (u: AdminUser) => u.waitlistPaid && !u.waitlistAdmitted;
+      const all = await list({ waitlistPending: "true" });
+      expect(all.total).toBe(await userCount(and(eq(users.waitlistPaid, true), eq(users.waitlistAdmitted, false))));
+      expect(all.total).toBe(250);
+      expect(all).toEqual(expectedPage(pending, "newest", 1));
+      expect(await list({ waitlistPending: "true", sort: "email", page: "25" })).toEqual(expectedPage(pending, "email", 25));
+      expect(await list({ waitlistPending: "true", search: "bulk-0000" })).toEqual(
+        expectedPage((u) => pending(u) && u.email.toLowerCase().includes("bulk-0000"), "newest", 1),
+      );
+      expect((await list({ waitlistPending: "false" })).total).toBe(await userCount());
+    });
+
+    it("answers an empty page past the end, with the total", async () => {
+      expect(await list({ search: "bulk-", page: "301" })).toEqual({ page: 301, pageSize: 10, total: BULK, users: [] });
+      expect(await list({ search: "%", page: "2" })).toEqual({ page: 2, pageSize: 10, total: 1, users: [] });
+      expect(await list({ search: "nobody-has-this" })).toEqual({ page: 1, pageSize: 10, total: 0, users: [] });
+    });
+
+    it.each([["page=0"], ["page=-1"], ["page=1.5"], ["page=abc"], ["sort=oldest"], ["waitlistPending=maybe"]])(
+      "refuses %s",
+      async (query) => {
+        const response = await asAdmin({ url: `/api/admin/users?${query}` });
+        expect(response.statusCode).toBe(400);
+        expect(response.json().error.code).toBe("VALIDATION");
+      },
+    );
+  });
+
+  describe("changing a plan", () => {
+    function setPlan(userId: string, payload: unknown) {
+      return asAdmin({ method: "PUT", url: `/api/admin/users/${encodeURIComponent(userId)}/plan`, payload: payload as object });
+    }
+
+    it("gives a paid plan for one month from now, and records who did it", async () => {
+      const learner = user("learner");
+      const before = new Date();
+      const response = await setPlan(learner.id, { plan: "advanced" });
+      const after = new Date();
+      expect(response.statusCode, response.body).toBe(200);
+      const answer = response.json<{ user: AdminUser }>().user;
+      expect(answer).toMatchObject({ id: learner.id, email: learner.email, plan: "advanced", status: "active" });
+
+      const row = await userRow(t, learner.id);
+      expect(row).toMatchObject({ subscriptionPlan: "advanced", subscriptionStatus: "active" });
+      expect(row.subscriptionStart?.getTime()).toBeGreaterThanOrEqual(before.getTime());
+      expect(row.subscriptionStart?.getTime()).toBeLessThanOrEqual(after.getTime());
+      expect(row.subscriptionEnd).toEqual(addMonths(row.subscriptionStart ?? 0, 1));
+      expect(answer.subscriptionEnd).toBe(row.subscriptionEnd?.toISOString());
+
+      const [entry] = await auditEntries(t, learner.id);
+      expect(entry).toMatchObject({
+        actorId: user("admin").id,
+        action: "plan.set",
+        reason: "admin",
+        changes: {
+          from: { plan: "legacyFree", end: null },
+          to: { plan: "advanced", end: row.subscriptionEnd?.toISOString() },
+        },
+      });
+    });
+
+    it("takes a paid plan away: free, inactive, no dates", async () => {
+      const learner = user("learner");
+      const response = await setPlan(learner.id, { plan: "legacyFree" });
+      expect(response.statusCode, response.body).toBe(200);
+      expect(response.json().user).toMatchObject({ plan: "legacyFree", status: "inactive", subscriptionEnd: null });
+      expect(await userRow(t, learner.id)).toMatchObject({ subscriptionStart: null, subscriptionEnd: null });
+      expect((await auditEntries(t, learner.id)).map((entry) => entry.action)).toEqual(["plan.set", "plan.set"]);
+    });
+
+    it("may demote another administrator", async () => {
+      const response = await setPlan(user("demoted").id, { plan: "intermediate" });
+      expect(response.statusCode, response.body).toBe(200);
+      const panel = await t.app.inject({ url: "/api/admin/summary", headers: { cookie: user("demoted").cookie } });
+      expect(panel.statusCode).toBe(403);
+    });
+
+    it("refuses an administrator's own plan, so the last one cannot lock everyone out", async () => {
+      const response = await setPlan(user("admin").id, { plan: "legacyFree" });
+      expect(response.statusCode).toBe(409);
+      expect(response.json()).toEqual({ error: { code: "OWN_PLAN", message: ADMIN_MESSAGES.ownPlan } });
+      expect(await userRow(t, user("admin").id)).toMatchObject({ subscriptionPlan: "admin" });
+      expect(await auditEntries(t, user("admin").id)).toEqual([]);
+    });
+
+    it("answers 404 for an unknown user and 400 for a plan that does not exist", async () => {
+      const unknown = await setPlan("no-such-user", { plan: "advanced" });
+      expect(unknown.statusCode).toBe(404);
+      expect(unknown.json()).toEqual({ error: { code: "USER_NOT_FOUND", message: ADMIN_MESSAGES.userNotFound } });
+
+      for (const payload of [{ plan: "premium" }, { plan: null }, {}]) {
+        const invalid = await setPlan(user("learner").id, payload);
+        expect(invalid.statusCode, JSON.stringify(payload)).toBe(400);
+        expect(invalid.json().error.code).toBe("VALIDATION");
+      }
+      expect(await userRow(t, user("learner").id)).toMatchObject({ subscriptionPlan: "legacyFree" });
+    });
+  });
+
+  describe("Admit from Waitlist", () => {
+    type Waitlisted = {
+      paid: PaidPlan;
+      plan?: Plan;
+      status?: SubscriptionStatus;
+      start?: Date | null;
+      end?: Date | null;
+      waitlistPaid?: boolean;
+    };
+
+    /** A user who paid for the waitlist (a users row and a waitlist place, as crediting makes them). */
+    async function waitlisted(id: string, options: Waitlisted) {
+      const { db } = t.database;
+      await db.insert(users).values({
+        id,
+        email: `${id}@waitlist.test`,
+        subscriptionPlan: options.plan ?? "legacyFree",
+        subscriptionStatus: options.status ?? "inactive",
+        subscriptionStart: options.start ?? null,
+        subscriptionEnd: options.end ?? null,
+        waitlistPaid: options.waitlistPaid ?? true,
+        intermediatePaid: options.paid === "intermediate",
+        advancedPaid: options.paid === "advanced",
+      });
+      await db.insert(waitlist).values({ userId: id, plan: options.paid, cohort: nextCohort(new Date()).name });
+      return id;
+    }
+
+    function admit(userId: string) {
+      return asAdmin({ method: "POST", url: `/api/admin/users/${encodeURIComponent(userId)}/admit` });
+    }
+
+    async function place(userId: string) {
+      const [row] = await t.database.db.select().from(waitlist).where(eq(waitlist.userId, userId));
+      return row;
+    }
+
+    it.each<PaidPlan>(["intermediate", "advanced"])(
+      "gives a user who paid for %s that track for one month from now",
+      async (paid) => {
+        const id = await waitlisted(`admit-${paid}`, { paid });
+        const before = new Date();
+        const response = await admit(id);
+        const after = new Date();
+        expect(response.statusCode, response.body).toBe(200);
+
+        const row = await userRow(t, id);
+        expect(row).toMatchObject({ subscriptionPlan: paid, subscriptionStatus: "active", waitlistAdmitted: true });
+        expect(row.subscriptionStart?.getTime()).toBeGreaterThanOrEqual(before.getTime());
+        expect(row.subscriptionStart?.getTime()).toBeLessThanOrEqual(after.getTime());
+        expect(row.subscriptionEnd).toEqual(addMonths(row.subscriptionStart ?? 0, 1));
+        expect(response.json()).toEqual({
+          user: {
+            id,
+            email: `${id}@waitlist.test`,
+            plan: paid,
+            provider: null,
+            status: "active",
+            subscriptionEnd: row.subscriptionEnd?.toISOString(),
+            lastActiveAt: null,
+            waitlistPaid: true,
+            waitlistAdmitted: true,
+            createdAt: row.createdAt.toISOString(),
+          },
+        });
+
+        const entry = await place(id);
+        expect(entry?.admitted).toBe(true);
+        expect(entry?.admittedAt).toEqual(row.subscriptionStart);
+        expect(await auditEntries(t, id)).toMatchObject([
+          {
+            actorId: user("admin").id,
+            action: "waitlist.admitted",
+            reason: "admin",
+            changes: { from: { plan: "legacyFree", end: null }, to: { plan: paid, end: row.subscriptionEnd?.toISOString() } },
+          },
+        ]);
+      },
+    );
+
+    it("admits once: a second click is refused and changes nothing", async () => {
+      const id = await waitlisted("admit-twice", { paid: "intermediate" });
+      expect((await admit(id)).statusCode).toBe(200);
+      const admitted = await userRow(t, id);
+      const again = await admit(id);
+      expect(again.statusCode).toBe(409);
+      expect(again.json()).toEqual({ error: { code: "ALREADY_ADMITTED", message: ADMIN_MESSAGES.alreadyAdmitted } });
+      expect(await userRow(t, id)).toEqual(admitted);
+      expect(await auditEntries(t, id)).toHaveLength(1);
+    });
+
+    it("two administrators clicking at once admit once", async () => {
+      const id = await waitlisted("admit-race", { paid: "advanced" });
+      const answers = await Promise.all([admit(id), admit(id), admit(id)]);
+      expect(answers.map((a) => a.statusCode).sort()).toEqual([200, 409, 409]);
+      expect(await auditEntries(t, id)).toHaveLength(1);
+    });
+
+    it("refuses a user who is not on the waitlist", async () => {
+      const notListed = await admit(user("learner").id);
+      expect(notListed.statusCode).toBe(409);
+      expect(notListed.json()).toEqual({ error: { code: "NOT_ON_WAITLIST", message: ADMIN_MESSAGES.notOnWaitlist } });
+
+      // A place whose payment is not recorded on the user does not count either.
+      const unpaid = await waitlisted("admit-unpaid", { paid: "intermediate", waitlistPaid: false });
+      expect((await admit(unpaid)).json().error.code).toBe("NOT_ON_WAITLIST");
+      expect(await userRow(t, unpaid)).toMatchObject({ subscriptionPlan: "legacyFree", waitlistAdmitted: false });
+      expect(await place(unpaid)).toMatchObject({ admitted: false, admittedAt: null });
+
+      const unknown = await admit("no-such-user");
+      expect(unknown.statusCode).toBe(404);
+      expect(unknown.json()).toEqual({ error: { code: "USER_NOT_FOUND", message: ADMIN_MESSAGES.userNotFound } });
+    });
+
+    it("an administrator stays an administrator", async () => {
+      const id = await waitlisted("admit-admin", { paid: "advanced", plan: "admin" });
+      const response = await admit(id);
+      expect(response.statusCode, response.body).toBe(200);
+      expect(response.json().user).toMatchObject({ plan: "admin", status: "inactive", subscriptionEnd: null, waitlistAdmitted: true });
+      expect(await place(id)).toMatchObject({ admitted: true });
+    });
+
+    it("an Advanced subscriber admitted to Intermediate keeps Advanced and its dates", async () => {
+      const start = new Date(Date.now() - 5 * 24 * 60 * MINUTE);
+      const end = new Date(Date.now() + 20 * 24 * 60 * MINUTE);
+      const id = await waitlisted("admit-higher", { paid: "intermediate", plan: "advanced", status: "active", start, end });
+      expect((await admit(id)).statusCode).toBe(200);
+      expect(await userRow(t, id)).toMatchObject({
+        subscriptionPlan: "advanced",
+        subscriptionStatus: "active",
+        subscriptionStart: start,
+        subscriptionEnd: end,
+        waitlistAdmitted: true,
+      });
+    });
+
+    it("a running subscription to the same track gains a month at its end, not from today", async () => {
+      const start = new Date(Date.now() - 10 * 24 * 60 * MINUTE);
+      const end = new Date(Date.now() + 20 * 24 * 60 * MINUTE);
+      const id = await waitlisted("admit-extend", { paid: "intermediate", plan: "intermediate", status: "active", start, end });
+      expect((await admit(id)).statusCode).toBe(200);
+      expect(await userRow(t, id)).toMatchObject({
+        subscriptionPlan: "intermediate",
+        subscriptionStatus: "active",
+        subscriptionStart: start,
+        subscriptionEnd: addMonths(end, 1),
+      });
+    });
+
+    it("an expired subscription to the same track starts afresh today", async () => {
+      const end = new Date(Date.now() - 24 * 60 * MINUTE);
+      const id = await waitlisted("admit-expired", { paid: "advanced", plan: "advanced", status: "expired", start: addMonths(end, -1), end });
+      const before = new Date();
+      expect((await admit(id)).statusCode).toBe(200);
+      const row = await userRow(t, id);
+      expect(row).toMatchObject({ subscriptionPlan: "advanced", subscriptionStatus: "active" });
+      expect(row.subscriptionStart?.getTime()).toBeGreaterThanOrEqual(before.getTime());
+    });
+  });
+
+  describe("Edit Progress", () => {
+    type Progress = { tracks: { track: string; title: string; data: unknown }[] };
+
+    function getProgress(userId: string) {
+      return asAdmin({ url: `/api/admin/users/${encodeURIComponent(userId)}/progress` });
+    }
+    function putProgress(userId: string, progress: unknown) {
+      return asAdmin({ method: "PUT", url: `/api/admin/users/${encodeURIComponent(userId)}/progress`, payload: { progress } });
+    }
+    async function stored(userId: string) {
+      return t.database.db
+        .select({ track: userProgress.programId, data: userProgress.data })
+        .from(userProgress)
+        .where(eq(userProgress.userId, userId))
+        .orderBy(asc(userProgress.programId));
+    }
+
+    it("shows one entry per program in display order, null where nothing is stored", async () => {
+      const response = await getProgress(user("progressLearner").id);
+      expect(response.statusCode, response.body).toBe(200);
+      expect(response.json()).toEqual({
+        tracks: [
+          { track: "beginner", title: "Beginner Program", data: {} },
+          { track: "intermediate", title: "Intermediate Program", data: null },
+          { track: "advanced", title: "Advanced Program", data: null },
+        ],
+      });
+    });
+
+    it("stores JSON as JSON and text as text, and shows them back as they were", async () => {
+      const learner = user("progressLearner");
+      const progress = {
+        beginner: { "module-1": true, "module-2": true },
+        intermediate: "watched the first two videos at the meetup {not json",
+        advanced: [1, "two", { three: null }],
+      };
+      const response = await putProgress(learner.id, progress);
+      expect(response.statusCode, response.body).toBe(200);
+      expect(response.json()).toEqual({ ok: true });
+      expect(await stored(learner.id)).toEqual([
+        { track: "advanced", data: progress.advanced },
+        { track: "beginner", data: progress.beginner },
+        { track: "intermediate", data: progress.intermediate },
+      ]);
+      const [{ kind } = { kind: "" }] = await t.database.db
+        .select({ kind: sql<string>`jsonb_typeof(${userProgress.data})` })
+        .from(userProgress)
+        .where(and(eq(userProgress.userId, learner.id), eq(userProgress.programId, "intermediate")));
+      expect(kind).toBe("string");
+
+      const shown = (await getProgress(learner.id)).json<Progress>();
+      expect(shown.tracks.map((entry) => [entry.track, entry.data])).toEqual([
+        ["beginner", progress.beginner],
+        ["intermediate", progress.intermediate],
+        ["advanced", progress.advanced],
+      ]);
+
+      // Round trip: saving what was shown changes nothing.
+      const again = Object.fromEntries(shown.tracks.map((entry) => [entry.track, entry.data]));
+      expect((await putProgress(learner.id, again)).statusCode).toBe(200);
+      expect((await getProgress(learner.id)).json()).toEqual(shown);
+
+      const edits = (await auditEntries(t, learner.id)).filter((entry) => entry.action === "progress.edited");
+      expect(edits).toHaveLength(2);
+      expect(edits[0]).toMatchObject({
+        actorId: user("admin").id,
+        reason: "admin",
+        changes: { beginner: { from: {}, to: progress.beginner }, intermediate: { from: null, to: progress.intermediate } },
+      });
+    });
+
+    it("changes only the tracks it is given", async () => {
+      const learner = user("progressLearner");
+      const before = await stored(learner.id);
+      expect((await putProgress(learner.id, { advanced: { done: true } })).statusCode).toBe(200);
+      expect(await stored(learner.id)).toEqual(before.map((row) => (row.track === "advanced" ? { ...row, data: { done: true } } : row)));
+    });
+
+    it("answers 404 for an unknown user and 400 for a track that does not exist", async () => {
+      for (const response of [await getProgress("no-such-user"), await putProgress("no-such-user", { beginner: {} })]) {
+        expect(response.statusCode).toBe(404);
+        expect(response.json()).toEqual({ error: { code: "USER_NOT_FOUND", message: ADMIN_MESSAGES.userNotFound } });
+      }
+      const unknownTrack = await putProgress(user("progressLearner").id, { expert: {} });
+      expect(unknownTrack.statusCode).toBe(400);
+      expect(unknownTrack.json().error.code).toBe("VALIDATION");
+    });
+  });
+
+  describe("Fix Missing Subscription Plans", () => {
+    it("gives Free to every user without a plan, once, with an audit entry each", async () => {
+      const missing = await userCount(isNull(users.subscriptionPlan));
+      expect(missing).toBe(BULK / 5);
+
+      const started = performance.now();
+      const response = await asAdmin({ method: "POST", url: "/api/admin/users/fix-missing-plans" });
+      console.info(`fixed ${missing} users in ${Math.round(performance.now() - started)} ms`);
+      expect(response.statusCode, response.body).toBe(200);
+      expect(response.json()).toEqual({ fixed: missing });
+      expect(await userCount(isNull(users.subscriptionPlan))).toBe(0);
+      expect(await userRow(t, "bulk-00004")).toMatchObject({ subscriptionPlan: "legacyFree" });
+
+      const entries = await t.database.db.select().from(auditLog).where(eq(auditLog.action, "plan.fixed"));
+      expect(entries).toHaveLength(missing);
+      expect(new Set(entries.map((entry) => entry.subjectUserId)).size).toBe(missing);
+      expect(entries[0]).toMatchObject({
+        actorId: user("admin").id,
+        reason: "admin",
+        changes: { from: { plan: null }, to: { plan: "legacyFree" } },
+      });
+
+      const again = await asAdmin({ method: "POST", url: "/api/admin/users/fix-missing-plans" });
+      expect(again.json()).toEqual({ fixed: 0 });
+      expect(await t.database.db.$count(auditLog, eq(auditLog.action, "plan.fixed"))).toBe(missing);
+    });
+  });
+
+  // Last: it deletes a program.
+  describe("progress for a program that is gone", () => {
+    it("is refused as a whole, and the track disappears from the form", async () => {
+      const learner = user("progressLearner");
+      await t.database.db.delete(programs).where(eq(programs.id, "advanced"));
+      const response = await asAdmin({
+        method: "PUT",
+        url: `/api/admin/users/${learner.id}/progress`,
+        payload: { progress: { beginner: { changed: true }, advanced: {} } },
+      });
+      expect(response.statusCode).toBe(400);
+      expect(response.json()).toEqual({ error: { code: "VALIDATION", message: "There is no advanced program." } });
+      const [beginner] = await t.database.db
+        .select({ data: userProgress.data })
+        .from(userProgress)
+        .where(and(eq(userProgress.userId, learner.id), eq(userProgress.programId, "beginner")));
+      expect(beginner?.data).not.toEqual({ changed: true });
+
+      const shown = await asAdmin({ url: `/api/admin/users/${learner.id}/progress` });
+      expect(shown.json().tracks.map((entry: { track: string }) => entry.track)).toEqual(["beginner", "intermediate"]);
+    });
+  });
+});

@@ -1,0 +1,19 @@
+// Every /api/admin/* route, behind one guard: the admin plan, decided on the server for each
+// request. Sub-plugins inherit the hook, so a route added here cannot forget it.
+import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
+import { requireAdmin } from "../../auth/session.ts";
+import { adminContentRoutes } from "./admin-content.routes.ts";
+import { adminRecordsRoutes } from "./admin-records.routes.ts";
+import { adminUsersRoutes } from "./admin-users.routes.ts";
+
+export const ADMIN_PREFIX = "/api/admin";
+
+export const adminRoutes: FastifyPluginAsyncZod = async (app) => {
+  app.addHook("onRequest", requireAdmin);
+  app.addHook("onSend", async (_request, reply) => {
+    reply.header("cache-control", "no-store");
+  });
+  await app.register(adminContentRoutes);
+  await app.register(adminUsersRoutes);
+  await app.register(adminRecordsRoutes);
+};

@@ -1,0 +1,280 @@
+// The admin console's API: every /api/admin/* route, its input and its answer. The server
+// authorizes (admin plan) and validates each call; the browser only shows what comes back.
+import * as z from "zod/mini";
+import { PAID_PLANS, PLANS, PROVIDERS, SUBSCRIPTION_STATUSES, TRACKS } from "../plans.ts";
+
+/** Texts of SPEC sections 5 and 8, and ours where the spec has none. */
+export const ADMIN_MESSAGES = {
+  programRequired: "Program ID, Title, and Duration are required.",
+  programIdNotTrack: "Program ID must be beginner, intermediate or advanced.",
+  programExists: "A program with this ID already exists.",
+  programNotFound: "Program not found.",
+  priceInvalid: "Price must be a number of US dollars, 0 or more.",
+  orderInvalid: "Display order must be a whole number.",
+  moduleRequired: "Module title and YouTube ID are required.",
+  youtubeIdInvalid: "Enter the 11-character YouTube video ID (the part after watch?v=) or the video's link.",
+  moduleNotInProgram: "This video is not part of the program.",
+  questionRequired: "Please fill in all question fields.",
+  optionFormat: "Each option must start with a letter and a closing parenthesis, e.g. A) Buy.",
+  answerNotOption: "The answer must be the letter of one of the options, e.g. A.",
+  quizIdRequired: "Quiz ID is required.",
+  deleteConfirm: "Are you sure you want to delete this program? This will remove all related data.",
+  programSaved: "Program saved successfully!",
+  programSaveFailed: "Failed to save program.",
+  quizSaved: "Quiz saved successfully!",
+  quizSaveFailed: "Failed to save quiz.",
+  programDeleted: "Program and all related data deleted successfully!",
+  programDeleteFailed: "Failed to delete program.",
+  planUpdated: (plan: string) => `Updated user subscription to ${plan}`,
+  planUpdateFailed: "Failed to update user subscription",
+  ownPlan: "You cannot change your own plan.",
+  userNotFound: "User not found.",
+  progressUpdated: "User progress updated!",
+  progressLoading: "Loading...",
+  progressLoadFailed: "Failed to load user progress",
+  progressSaveFailed: "Failed to save progress",
+  admitted: (user: string) => `Admitted ${user} from waitlist and activated subscription.`,
+  admitFailed: "Failed to admit waitlist user",
+  notOnWaitlist: "This user has not paid for the waitlist.",
+  alreadyAdmitted: "This user has already been admitted.",
+  fixed: (count: number) => `Fixed ${count} users missing subscriptionPlan field.`,
+  fixNone: "All users already have a subscriptionPlan field.",
+  fixFailed: "Failed to fix users",
+} as const;
+
+export const USERS_PAGE_SIZE = 10;
+/** Page size of the other paginated tabs (waitlist, payments, audit, messages). */
+export const RECORDS_PAGE_SIZE = 20;
+export const MAX_PAGE = 100_000;
+
+const isoDate = z.string();
+const page = z._default(z.coerce.number().check(z.int(), z.minimum(1), z.maximum(MAX_PAGE)), 1);
+
+export const paginationSchema = z.object({ page: z.int(), pageSize: z.int(), total: z.int() });
+export type Pagination = z.infer<typeof paginationSchema>;
+
+// ---- Summary: the counts in the tab labels ----------------------------------------------------
+
+/** GET /api/admin/summary */
+export const adminSummarySchema = z.object({
+  programs: z.int(),
+  users: z.int(),
+  /** Users with waitlist_paid (SPEC section 2). */
+  waitlist: z.int(),
+  payments: z.int(),
+  audit: z.int(),
+  messages: z.int(),
+});
+export type AdminSummary = z.infer<typeof adminSummarySchema>;
+
+// ---- Programs, modules and quizzes --------------------------------------------------------------
+
+const requiredProgramText = z.string(ADMIN_MESSAGES.programRequired).check(z.trim(), z.minLength(1, ADMIN_MESSAGES.programRequired), z.maxLength(200));
+
+export const adminModuleSchema = z.object({
+  id: z.string(),
+  title: z.string(),
+  description: z.string(),
+  youtubeId: z.string(),
+});
+export type AdminModule = z.infer<typeof adminModuleSchema>;
+
+export const adminProgramSchema = z.object({
+  id: z.enum(TRACKS),
+  title: z.string(),
+  duration: z.string(),
+  priceUsd: z.nullable(z.number()),
+  order: z.int(),
+  description: z.array(z.string()),
+  modules: z.array(adminModuleSchema),
+  questionCount: z.int(),
+  updatedAt: isoDate,
+});
+export type AdminProgram = z.infer<typeof adminProgramSchema>;
+
+/** GET /api/admin/programs: every program with its modules, by display order. */
+export const adminProgramListSchema = z.object({ programs: z.array(adminProgramSchema) });
+
+/**
+ * A module as the program form sends it: `id` for a module that already exists (so learners'
+ * progress, keyed by module id, survives an edit), none for a new one. The list order is the
+ * display order. `youtubeId` may be a YouTube link: the server keeps only the id.
+ */
+export const moduleInputSchema = z.object({
+  id: z.optional(z.string().check(z.maxLength(64))),
+  title: z.string(ADMIN_MESSAGES.moduleRequired).check(z.trim(), z.minLength(1, ADMIN_MESSAGES.moduleRequired), z.maxLength(200)),
+  description: z._default(z.string().check(z.trim(), z.maxLength(2000)), ""),
+  youtubeId: z.string(ADMIN_MESSAGES.moduleRequired).check(z.trim(), z.minLength(1, ADMIN_MESSAGES.moduleRequired), z.maxLength(200)),
+});
+export type ModuleInput = z.input<typeof moduleInputSchema>;
+
+/** The fields of Save Program; empty price -> null, empty order -> 99 (SPEC section 5). */
+export const programFieldsSchema = z.object({
+  title: requiredProgramText,
+  duration: requiredProgramText,
+  priceUsd: z.nullable(
+    z.number(ADMIN_MESSAGES.priceInvalid).check(z.minimum(0, ADMIN_MESSAGES.priceInvalid), z.maximum(100_000)),
+  ),
+  order: z.nullable(z.int(ADMIN_MESSAGES.orderInvalid).check(z.minimum(-1_000_000), z.maximum(1_000_000))),
+  /** Already split on commas and trimmed by the form; blanks are dropped by the server. */
+  description: z.array(z.string().check(z.maxLength(500))).check(z.maxLength(50)),
+  modules: z.array(moduleInputSchema).check(z.maxLength(200)),
+});
+export type ProgramFields = z.input<typeof programFieldsSchema>;
+
+/** POST /api/admin/programs (create; 409 when the id is taken). */
+export const createProgramSchema = z.extend(programFieldsSchema, {
+  id: z.string(ADMIN_MESSAGES.programRequired).check(z.trim(), z.minLength(1, ADMIN_MESSAGES.programRequired), z.maxLength(64)),
+});
+export type CreateProgramInput = z.input<typeof createProgramSchema>;
+
+/** PUT /api/admin/programs/:id takes programFieldsSchema; both answer { program }. */
+export const programResponseSchema = z.object({ program: adminProgramSchema });
+
+export const programParamsSchema = z.object({
+  id: z.string().check(z.trim(), z.minLength(1, ADMIN_MESSAGES.quizIdRequired), z.maxLength(64)),
+});
+
+export const quizQuestionInputSchema = z.object({
+  question: z.string(ADMIN_MESSAGES.questionRequired).check(z.trim(), z.minLength(1, ADMIN_MESSAGES.questionRequired), z.maxLength(1000)),
+  options: z
+    .array(z.string(ADMIN_MESSAGES.questionRequired).check(z.trim(), z.minLength(1, ADMIN_MESSAGES.questionRequired), z.maxLength(500)), ADMIN_MESSAGES.questionRequired)
+    .check(z.minLength(1, ADMIN_MESSAGES.questionRequired), z.maxLength(26)),
+  answer: z.string(ADMIN_MESSAGES.questionRequired).check(z.trim(), z.minLength(1, ADMIN_MESSAGES.questionRequired), z.maxLength(500)),
+});
+export type QuizQuestionInput = z.infer<typeof quizQuestionInputSchema>;
+
+/** GET and PUT /api/admin/programs/:id/quiz (a program without a quiz answers an empty one). */
+export const adminQuizSchema = z.object({
+  title: z.string().check(z.trim(), z.maxLength(200)),
+  questions: z.array(quizQuestionInputSchema).check(z.maxLength(200)),
+});
+export type AdminQuiz = z.infer<typeof adminQuizSchema>;
+
+// ---- Users ----------------------------------------------------------------------------------------
+
+export const USER_SORTS = ["newest", "email", "lastActive"] as const;
+export type UserSort = (typeof USER_SORTS)[number];
+
+/** GET /api/admin/users: filtered, sorted and paged in the database. */
+export const usersQuerySchema = z.object({
+  page,
+  /** A part of the email, case-insensitive. */
+  search: z.optional(z.string().check(z.trim(), z.maxLength(200))),
+  /** Only users who paid for the waitlist and are not admitted yet. */
+  waitlistPending: z.optional(z.stringbool()),
+  sort: z._default(z.enum(USER_SORTS), "newest"),
+});
+export type UsersQuery = z.input<typeof usersQuerySchema>;
+
+export const adminUserSchema = z.object({
+  id: z.string(),
+  email: z.string(),
+  /** The stored plan; null when the row has none (the Fix tool repairs it). */
+  plan: z.nullable(z.enum(PLANS)),
+  provider: z.nullable(z.enum(PROVIDERS)),
+  status: z.enum(SUBSCRIPTION_STATUSES),
+  subscriptionEnd: z.nullable(isoDate),
+  lastActiveAt: z.nullable(isoDate),
+  waitlistPaid: z.boolean(),
+  waitlistAdmitted: z.boolean(),
+  createdAt: isoDate,
+});
+export type AdminUser = z.infer<typeof adminUserSchema>;
+
+export const userListSchema = z.extend(paginationSchema, { users: z.array(adminUserSchema) });
+export type UserList = z.infer<typeof userListSchema>;
+
+export const userParamsSchema = z.object({ id: z.string().check(z.minLength(1), z.maxLength(64)) });
+
+/** PUT /api/admin/users/:id/plan: changes the plan at once (a paid plan runs one month from now). */
+export const setPlanRequestSchema = z.object({ plan: z.enum(PLANS) });
+/** Answer of a plan change and of an admit: the user as the table shows it. */
+export const userResponseSchema = z.object({ user: adminUserSchema });
+
+/** GET /api/admin/users/:id/progress: one entry per track that has a program; null when none is stored. */
+export const userProgressSchema = z.object({
+  tracks: z.array(z.object({ track: z.enum(TRACKS), title: z.string(), data: z.unknown() })),
+});
+/** PUT /api/admin/users/:id/progress: JSON when the field parsed as JSON, else its text. */
+export const setProgressRequestSchema = z.object({
+  progress: z.partialRecord(z.enum(TRACKS), z.unknown()),
+});
+
+/** POST /api/admin/users/fix-missing-plans */
+export const fixPlansResponseSchema = z.object({ fixed: z.int() });
+
+/** GET /api/admin/users.csv?tz=Area/City: dates in that time zone (the admin's), default UTC. */
+export const usersCsvQuerySchema = z.object({ tz: z.optional(z.string().check(z.maxLength(64))) });
+export const USERS_CSV_COLUMNS = [
+  "Email",
+  "UID",
+  "SubscriptionPlan",
+  "Provider",
+  "Status",
+  "SubscriptionEnd",
+  "LastActive",
+] as const;
+
+// ---- Waitlist, payments, audit, messages ---------------------------------------------------------
+
+export const pageQuerySchema = z.object({ page });
+
+/** GET /api/admin/waitlist: every paid waitlist place, not yet admitted first, then newest. */
+export const waitlistEntrySchema = z.object({
+  userId: z.string(),
+  email: z.string(),
+  plan: z.enum(PAID_PLANS),
+  cohort: z.string(),
+  paid: z.boolean(),
+  admitted: z.boolean(),
+  admittedAt: z.nullable(isoDate),
+  createdAt: isoDate,
+});
+export type WaitlistEntry = z.infer<typeof waitlistEntrySchema>;
+export const waitlistListSchema = z.extend(paginationSchema, { entries: z.array(waitlistEntrySchema) });
+
+/** GET /api/admin/payments: newest first. `amountMinor` is in pesewas (shown / 100). */
+export const adminPaymentSchema = z.object({
+  id: z.string(),
+  userEmail: z.string(),
+  kind: z.enum(["subscription", "waitlist"]),
+  plan: z.enum(PAID_PLANS),
+  amountMinor: z.int(),
+  currency: z.string(),
+  status: z.enum(["pending", "success", "failed", "abandoned", "reversed"]),
+  reference: z.string(),
+  createdAt: isoDate,
+});
+export type AdminPayment = z.infer<typeof adminPaymentSchema>;
+export const paymentListSchema = z.extend(paginationSchema, { payments: z.array(adminPaymentSchema) });
+
+/** GET /api/admin/audit?user=email: newest first, optionally one user's entries. */
+export const auditQuerySchema = z.object({
+  page,
+  user: z.optional(z.string().check(z.trim(), z.maxLength(200))),
+});
+export const auditEntrySchema = z.object({
+  id: z.int(),
+  action: z.string(),
+  reason: z.string(),
+  actorEmail: z.nullable(z.string()),
+  subjectEmail: z.nullable(z.string()),
+  changes: z.unknown(),
+  createdAt: isoDate,
+});
+export type AuditEntry = z.infer<typeof auditEntrySchema>;
+export const auditListSchema = z.extend(paginationSchema, { entries: z.array(auditEntrySchema) });
+
+/** GET /api/admin/messages: contact form messages, newest first. */
+export const contactMessageSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  email: z.string(),
+  message: z.string(),
+  createdAt: isoDate,
+});
+export type AdminContactMessage = z.infer<typeof contactMessageSchema>;
+export const messageListSchema = z.extend(paginationSchema, { messages: z.array(contactMessageSchema) });
+
+export const okSchema = z.object({ ok: z.literal(true) });

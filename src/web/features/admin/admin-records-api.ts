@@ -1,0 +1,185 @@
+// The admin console's people and records: users (plan, admit, progress, fix tool, CSV), the
+// waitlist, payments, the audit log and contact messages. Lists are paged by the server, so the
+// browser holds one page at a time; every change refreshes the counts and the lists on screen.
+import { keepPreviousData, queryOptions, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import {
+  ADMIN_MESSAGES,
+  auditListSchema,
+  fixPlansResponseSchema,
+  messageListSchema,
+  okSchema,
+  paymentListSchema,
+  userListSchema,
+  userProgressSchema,
+  userResponseSchema,
+  waitlistListSchema,
+  type AdminUser,
+  type setProgressRequestSchema,
+  type UserSort,
+} from "../../../shared/contracts/admin.ts";
+import type { Plan } from "../../../shared/plans.ts";
+import type * as z from "zod/mini";
+import { apiRequest, ApiRequestError } from "../../lib/api.ts";
+import { notify } from "../../ui/toast.tsx";
+import { ADMIN_KEY, refreshAdmin } from "./admin-api.ts";
+
+// ---- Lists --------------------------------------------------------------------------------------
+
+export type UsersFilter = {
+  page: number;
+  /** A part of the email; empty means everyone. */
+  search: string;
+  waitlistPending: boolean;
+  sort: UserSort;
+};
+
+function usersQuery(filter: UsersFilter) {
+  const params = new URLSearchParams({ page: String(filter.page), sort: filter.sort });
+  if (filter.search) params.set("search", filter.search);
+  if (filter.waitlistPending) params.set("waitlistPending", "true");
+  return queryOptions({
+    queryKey: [...ADMIN_KEY, "users", "list", filter],
+    queryFn: () => apiRequest(`/api/admin/users?${params}`, userListSchema),
+    // The page on screen stays while the next one loads, so paging and typing do not flash.
+    placeholderData: keepPreviousData,
+  });
+}
+
+export function useAdminUsers(filter: UsersFilter) {
+  return useQuery(usersQuery(filter));
+}
+
+export function useAdminWaitlist(page: number) {
+  return useQuery({
+    queryKey: [...ADMIN_KEY, "waitlist", { page }],
+    queryFn: () => apiRequest(`/api/admin/waitlist?${new URLSearchParams({ page: String(page) })}`, waitlistListSchema),
+    placeholderData: keepPreviousData,
+  });
+}
+
+export function useAdminPayments(page: number) {
+  return useQuery({
+    queryKey: [...ADMIN_KEY, "payments", { page }],
+    queryFn: () => apiRequest(`/api/admin/payments?${new URLSearchParams({ page: String(page) })}`, paymentListSchema),
+    placeholderData: keepPreviousData,
+  });
+}
+
+export function useAdminAudit(page: number, user: string) {
+  const params = new URLSearchParams({ page: String(page) });
+  if (user) params.set("user", user);
+  return useQuery({
+    queryKey: [...ADMIN_KEY, "audit", { page, user }],
+    queryFn: () => apiRequest(`/api/admin/audit?${params}`, auditListSchema),
+    placeholderData: keepPreviousData,
+  });
+}
+
+export function useAdminMessages(page: number) {
+  return useQuery({
+    queryKey: [...ADMIN_KEY, "messages", { page }],
+    queryFn: () => apiRequest(`/api/admin/messages?${new URLSearchParams({ page: String(page) })}`, messageListSchema),
+    placeholderData: keepPreviousData,
+  });
+}
+
+/**
+ * The CSV of every user, streamed by the server and saved by the browser as a plain download, so
+ * the table never passes through this page. Dates are in the admin's time zone.
+ */
+export function usersCsvUrl(timeZone = Intl.DateTimeFormat().resolvedOptions().timeZone): string {
+  return `/api/admin/users.csv?${new URLSearchParams({ tz: timeZone })}`;
+}
+
+// ---- Changes ------------------------------------------------------------------------------------
+
+const userPath = (id: string) => `/api/admin/users/${encodeURIComponent(id)}`;
+
+/**
+ * The server's own words when it refused for a reason the admin can act on (your own plan, already
+ * admitted, user gone: 401-499 but not the 400 of a malformed request), else the spec's message.
+ */
+export function refusalMessage(error: unknown, fallback: string): string {
+  return error instanceof ApiRequestError && error.status > 400 && error.status < 500 ? error.message : fallback;
+}
+
+type UserRef = Pick<AdminUser, "id" | "email">;
+
+/** The plan selector: changes the plan at once (a paid plan runs one month from now). */
+export function useSetUserPlan() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ user, plan }: { user: UserRef; plan: Plan }) =>
+      apiRequest(`${userPath(user.id)}/plan`, userResponseSchema, { method: "PUT", body: { plan } }),
+    onSuccess: (_answer, { plan }) => notify.success(ADMIN_MESSAGES.planUpdated(plan)),
+    onError: (error) => notify.error(refusalMessage(error, ADMIN_MESSAGES.planUpdateFailed)),
+    onSettled: () => refreshAdmin(queryClient),
+  });
+}
+
+/** Admit from Waitlist, from the Users and the Waitlist tabs alike. */
+export function useAdmitUser() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (user: UserRef) => apiRequest(`${userPath(user.id)}/admit`, userResponseSchema, { method: "POST" }),
+    onSuccess: (_answer, user) => notify.success(ADMIN_MESSAGES.admitted(user.email)),
+    onError: (error) => notify.error(refusalMessage(error, ADMIN_MESSAGES.admitFailed)),
+    onSettled: () => refreshAdmin(queryClient),
+  });
+}
+
+/** The Fix tool: every user without a plan gets legacyFree; the toast says how many. */
+export function useFixMissingPlans() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: () => apiRequest("/api/admin/users/fix-missing-plans", fixPlansResponseSchema, { method: "POST" }),
+    onSuccess: ({ fixed }) => notify.success(fixed > 0 ? ADMIN_MESSAGES.fixed(fixed) : ADMIN_MESSAGES.fixNone),
+    onError: () => notify.error(ADMIN_MESSAGES.fixFailed),
+    onSettled: () => refreshAdmin(queryClient),
+  });
+}
+
+// ---- Progress -----------------------------------------------------------------------------------
+
+export function useUserProgress(userId: string) {
+  return useQuery({
+    queryKey: [...ADMIN_KEY, "users", "progress", userId],
+    queryFn: () => apiRequest(`${userPath(userId)}/progress`, userProgressSchema),
+    // What the admin edits is what is stored now, not what was loaded a minute ago.
+    staleTime: 0,
+    gcTime: 0,
+    retry: false,
+  });
+}
+
+export type ProgressUpdate = z.input<typeof setProgressRequestSchema>["progress"];
+
+/** Save of the progress modal; the modal shows the failure, and a toast says it too. */
+export function useSaveUserProgress(userId: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (progress: ProgressUpdate) =>
+      apiRequest(`${userPath(userId)}/progress`, okSchema, { method: "PUT", body: { progress } }),
+    onSuccess: () => notify.success(ADMIN_MESSAGES.progressUpdated),
+    onError: () => notify.error(ADMIN_MESSAGES.progressSaveFailed),
+    onSettled: () => refreshAdmin(queryClient),
+  });
+}
+
+// ---- How values read ----------------------------------------------------------------------------
+
+/** A date in the admin's own calendar, or N/A (SPEC section 3). */
+export function formatLocalDate(iso: string | null): string {
+  return iso ? new Date(iso).toLocaleDateString(undefined, { dateStyle: "medium" }) : "N/A";
+}
+
+export function formatLocalDateTime(iso: string | null): string {
+  return iso ? new Date(iso).toLocaleString(undefined, { dateStyle: "medium", timeStyle: "short" }) : "N/A";
+}
+
+const cediNumber = new Intl.NumberFormat("en-US", { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+
+/** Minor units (pesewas) as cedis with two decimals (SPEC section 9): 54000 -> "₵540.00". */
+export function formatCedis(amountMinor: number): string {
+  return `₵${cediNumber.format(amountMinor / 100)}`;
+}

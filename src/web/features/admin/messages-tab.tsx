@@ -1,0 +1,55 @@
+// The Messages tab: what visitors sent through the contact form, newest first.
+import type { AdminContactMessage } from "../../../shared/contracts/admin.ts";
+import { PagedTable, usePageParam } from "../../ui/pagination.tsx";
+import { formatLocalDateTime, useAdminMessages } from "./admin-records-api.ts";
+import { EmailText } from "./users-tab.tsx";
+import "./users.css";
+
+export function MessagesTab() {
+  const [page, setPage] = usePageParam();
+  const messages = useAdminMessages(page);
+  const rows = messages.data?.messages ?? [];
+
+  return (
+    <PagedTable
+      query={messages}
+      rowCount={rows.length}
+      label="Messages"
+      loadingText="Loading messages..."
+      empty="No messages yet."
+      onPageChange={setPage}
+    >
+      <table className="admin-table messages-table">
+        <caption className="visually-hidden">Contact messages</caption>
+        <thead>
+          <tr>
+            <th scope="col">Date</th>
+            <th scope="col">Name</th>
+            <th scope="col">Email</th>
+            <th scope="col">Message</th>
+          </tr>
+        </thead>
+        <tbody>
+          {rows.map((message) => (
+            <MessageRow key={message.id} message={message} />
+          ))}
+        </tbody>
+      </table>
+    </PagedTable>
+  );
+}
+
+function MessageRow({ message }: { message: AdminContactMessage }) {
+  return (
+    <tr>
+      <td className="cell-date">{formatLocalDateTime(message.createdAt)}</td>
+      <td className="cell-name">{message.name}</td>
+      <td className="cell-email">
+        <a href={`mailto:${message.email}`}>
+          <EmailText email={message.email} />
+        </a>
+      </td>
+      <td className="cell-message">{message.message}</td>
+    </tr>
+  );
+}
