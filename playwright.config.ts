@@ -9,9 +9,10 @@ if (!existsSync(CHROMIUM)) {
   );
 }
 
-const PORT = 3210;
+// E2E_PORT lets two runs share a machine: each gets its own server, database and output folder.
+const PORT = Number(process.env.E2E_PORT ?? 3210);
 export const E2E_BASE_URL = `http://localhost:${PORT}`;
-export const E2E_DATA_DIR = "test-results/e2e-data";
+export const E2E_DATA_DIR = `test-results/e2e-data-${PORT}`;
 
 export default defineConfig({
   testDir: "e2e",
@@ -20,7 +21,7 @@ export default defineConfig({
   retries: 0,
   timeout: 30_000,
   reporter: process.env.CI ? [["list"]] : [["list"]],
-  outputDir: "test-results/playwright",
+  outputDir: `test-results/playwright-${PORT}`,
   use: {
     baseURL: E2E_BASE_URL,
     trace: "retain-on-failure",

@@ -84,18 +84,3 @@ test("an unknown track says so", async ({ page, context, request }, testInfo) =>
   await page.goto("/program/expert");
   await expect(page.getByText("Program not found.")).toBeVisible();
 });
-
-test.describe("narrow screens", () => {
-  test.use({ viewport: { width: 360, height: 740 } });
-
-  test("the track page fits 360 px", async ({ page, context, request }, testInfo) => {
-    await signedInAccount(context, request, { email: uniqueEmail(testInfo) });
-    for (const path of ["/program", "/program/beginner"]) {
-      await page.goto(path);
-      await expect(page.locator("main h1")).toBeVisible();
-      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
-      expect(overflow).toBeLessThanOrEqual(0);
-      await page.screenshot({ path: `test-results/screens/${path.slice(1).replace("/", "-")}-360.png`, fullPage: true });
-    }
-  });
-});

@@ -80,17 +80,7 @@ test("every route change scrolls to the top", async ({ page }) => {
 test.describe("narrow screens", () => {
   test.use({ viewport: { width: 360, height: 740 } });
 
-  for (const path of ["/", "/about", "/contact", "/terms", "/privacy", "/chat", "/no-such-page"]) {
-    test(`${path} fits 360 px without horizontal scrolling`, async ({ page }) => {
-      await page.goto(path);
-      await expect(page.locator("main h1")).toBeVisible();
-      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
-      expect(overflow).toBeLessThanOrEqual(0);
-      const name = path === "/" ? "home" : path.slice(1);
-      await page.screenshot({ path: `test-results/screens/${name}-360.png`, fullPage: true });
-    });
-  }
-
+  // That every page fits 360 px (and 1440 px) is checked in screen-widths.spec.ts.
   test("the menu opens and closes from the keyboard", async ({ page }) => {
     await page.goto("/");
     const toggle = page.getByRole("button", { name: "Open menu" });

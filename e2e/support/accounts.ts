@@ -8,7 +8,15 @@
 // are made through the API from another loopback address (127.x.y.z, all of which reach the app
 // on Linux), so that setting up never spends the browser's allowance.
 import http from "node:http";
-import { expect, type APIRequestContext, type BrowserContext, type Page, type TestInfo } from "@playwright/test";
+import {
+  expect,
+  type APIRequestContext,
+  type Browser,
+  type BrowserContext,
+  type BrowserContextOptions,
+  type Page,
+  type TestInfo,
+} from "@playwright/test";
 import { E2E_BASE_URL } from "../../playwright.config.ts";
 
 export const DEFAULT_PASSWORD = "Trading-Academy-2025";
@@ -183,6 +191,20 @@ export async function signedInAccount(context: BrowserContext, request: APIReque
   });
   expect(cookies.map((cookie) => cookie.name)).toContain("ta.session_token");
   await context.addCookies(cookies);
+}
+
+/**
+ * A new browser context holding a signed-in verified account (see signedInAccount), for a group of
+ * tests that share one person; the caller closes it.
+ */
+export async function newSignedInContext(
+  browser: Browser,
+  details: AccountDetails,
+  options: BrowserContextOptions = {},
+): Promise<BrowserContext> {
+  const context = await browser.newContext(options);
+  await signedInAccount(context, context.request, details);
+  return context;
 }
 
 // ---------------------------------------------------------------------------------------------

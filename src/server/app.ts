@@ -18,6 +18,7 @@ import { devMailRoutes } from "./features/dev-mail/dev-mail.routes.ts";
 import { createMailer, type Mailer } from "./integrations/mail.ts";
 import { databaseRateLimitStore } from "./plugins/rate-limit-store.ts";
 import { catalogRoutes } from "./features/catalog/catalog.routes.ts";
+import { createProgramsCache, type ProgramsCache } from "./features/catalog/catalog.service.ts";
 import { CONTACT_FORWARD_JOB } from "./features/contact/contact.service.ts";
 import { contactRoutes } from "./features/contact/contact.routes.ts";
 import { learningRoutes } from "./features/learning/learning.routes.ts";
@@ -31,6 +32,7 @@ import { siteRoutes } from "./features/site/site.routes.ts";
 import { forwardContactMessage, type ContactMessage } from "./integrations/contact-webhook.ts";
 import { createJobRunner, type JobHandlers, type JobRunner } from "./jobs/queue.ts";
 import { registerErrorHandling } from "./plugins/errors.ts";
+import { registerInputGuard } from "./plugins/input-guard.ts";
 import { registerSecurityHeaders } from "./plugins/security.ts";
 import { registerSpa } from "./plugins/spa.ts";
 
@@ -41,6 +43,7 @@ declare module "fastify" {
     jobs: JobRunner;
     auth: Auth;
     mailer: Mailer;
+    programs: ProgramsCache;
   }
 }
 
@@ -69,7 +72,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
             redact: ["req.headers.authorization", "req.headers.cookie", 'res.headers["set-cookie"]'],
           },
     bodyLimit: BODY_LIMIT_BYTES,
-    trustProxy: env.isProduction,
+    // In production the app is reached through a proxy on the private network (the load
+    // balancer), which appends the address it saw to X-Forwarded-For. Only private-network hops
+    // are trusted, so the client is the last public address: trusting every entry (true) would
+    // let a client write its own address, and get a fresh allowance of every per-address limit.
+    trustProxy: env.isProduction ? "loopback, linklocal, uniquelocal" : false,
     return503OnClosing: true,
   }).withTypeProvider<ZodTypeProvider>();
   if (options.onRoute) app.addHook("onRoute", options.onRoute);
@@ -77,6 +84,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandling(app);
+  registerInputGuard(app);
   // JSON only: a text/plain body (a cross-site "simple" request) is answered 415.
   app.removeContentTypeParser("text/plain");
 
@@ -94,6 +102,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.decorate("db", database.db);
   app.decorate("jobs", createJobRunner({ db: database.db, handlers: jobHandlers, log: app.log }));
   app.decorate("mailer", mailer);
+  app.decorate("programs", createProgramsCache(database.db));
   app.decorate("auth", createAuth({ env, db: database.db, mailer, log: app.log }));
   app.decorateRequest("user", null);
 

@@ -1,9 +1,9 @@
 import { QueryClientProvider } from "@tanstack/react-query";
 import { StrictMode } from "react";
 import { createRoot } from "react-dom/client";
-import { RouterProvider } from "react-router/dom";
+import { BrowserRouter } from "react-router";
 import { createQueryClient } from "./lib/query-client.ts";
-import { router } from "./router.tsx";
+import { AppRoutes } from "./router.tsx";
 import { Toasts } from "./ui/toast.tsx";
 import "./styles.css";
 
@@ -13,7 +13,9 @@ if (!root) throw new Error("The page has no #root element");
 createRoot(root).render(
   <StrictMode>
     <QueryClientProvider client={createQueryClient()}>
-      <RouterProvider router={router} />
+      <BrowserRouter>
+        <AppRoutes />
+      </BrowserRouter>
       <Toasts />
     </QueryClientProvider>
   </StrictMode>,

@@ -25,7 +25,13 @@ export type Database = {
 
 export async function openDatabase(config: Env["database"]): Promise<Database> {
   if (config.kind === "postgres") {
-    const pool = new pg.Pool({ connectionString: config.url, max: 10 });
+    // A connection that cannot be made within 5 s fails the request instead of hanging it.
+    const pool = new pg.Pool({ connectionString: config.url, max: 10, connectionTimeoutMillis: 5_000 });
+    // PostgreSQL closing an idle connection (a restart, a failover) must not end the process: the
+    // pool drops that connection and opens a new one for the next query.
+    pool.on("error", (error) => {
+      process.stderr.write(`${JSON.stringify({ level: 40, msg: "idle database connection lost", err: error.message })}\n`);
+    });
     const db = drizzlePg({ client: pool, schema });
     return {
       db,

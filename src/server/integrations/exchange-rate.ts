@@ -45,6 +45,22 @@ export async function currentRate(
   const failure = failureSchema.safeParse(valueOf(FAILURE_KEY));
   if (failure.success && age(failure.data.at) < RETRY_AFTER_FAILURE_MS) return last;
 
+  // One fetch at a time per service: a burst of requests after the cache expires waits for the
+  // same answer instead of each asking (and, if the service is slow, each timing out).
+  const pending = refreshing.get(deps.url);
+  if (pending) return pending;
+  const refresh = refreshRate(deps, now, last).finally(() => refreshing.delete(deps.url));
+  refreshing.set(deps.url, refresh);
+  return refresh;
+}
+
+const refreshing = new Map<string, Promise<ExchangeRate | null>>();
+
+async function refreshRate(
+  deps: { db: Db; url: string; log: FastifyBaseLogger },
+  now: Date,
+  last: ExchangeRate | null,
+): Promise<ExchangeRate | null> {
   try {
     const next = { ghsPerUsd: await fetchRate(deps.url), fetchedAt: now.toISOString() };
     await deps.db

@@ -17,6 +17,8 @@ export async function registerSpa(app: FastifyInstance, options: { serveWeb: boo
       root: webDistFolder,
       index: false,
       wildcard: false,
+      // The build writes .br and .gz beside each asset (scripts/precompress-web.ts).
+      preCompressed: true,
       setHeaders(reply, path) {
         const immutable = path.startsWith(join(webDistFolder, "assets"));
         reply.header(

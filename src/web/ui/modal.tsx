@@ -19,7 +19,12 @@ export function Modal({ title, onClose, children, actions, wide = false }: Modal
   // cannot hand focus back to the control that opened it.
   useLayoutEffect(() => {
     const dialog = ref.current;
-    if (dialog && !dialog.open) dialog.showModal();
+    if (dialog && !dialog.open) {
+      dialog.showModal();
+      // showModal() focuses the first control (the close button) unless one carries the autofocus
+      // attribute, which React never renders: the control marked data-autofocus takes it instead.
+      dialog.querySelector<HTMLElement>("[data-autofocus]")?.focus();
+    }
     return () => dialog?.close();
   }, []);
 
@@ -63,7 +68,7 @@ export function ConfirmDialog({ title, message, confirmLabel, onConfirm, onCance
       onClose={onCancel}
       actions={
         <>
-          <button type="button" className="button button-secondary" onClick={onCancel} autoFocus>
+          <button type="button" className="button button-secondary" onClick={onCancel} data-autofocus>
             Cancel
           </button>
           <button type="button" className="button button-danger" onClick={onConfirm} disabled={busy}>

@@ -27,7 +27,11 @@ export const accountsRoutes: FastifyPluginAsyncZod = async (app) => {
       config: accountRateLimit,
     },
     async (request, reply) => {
-      const result = await register({ db: app.db, auth: app.auth }, request.body, toWebHeaders(request));
+      // The form's email is the account in question, never the session of whoever is signed in:
+      // with a session, the library would mail (or refuse to mail) that session's user instead.
+      const headers = toWebHeaders(request);
+      headers.delete("cookie");
+      const result = await register({ db: app.db, auth: app.auth }, request.body, headers);
       return reply.code(201).send(result);
     },
   );

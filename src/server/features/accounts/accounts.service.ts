@@ -1,13 +1,13 @@
 // Registration and password reset requests: what Better Auth does not decide on its own
 // (the spec's answers for an email that is already registered, and a failed verification mail).
 import { APIError } from "better-auth/api";
-import { sql } from "drizzle-orm";
+import { and, count, eq, gt, like, sql } from "drizzle-orm";
 import { AUTH_MESSAGES, type RegisterResponse } from "../../../shared/contracts/accounts.ts";
 import { accessLevelLabel, tracksForPlan, type Plan } from "../../../shared/plans.ts";
 import { resetMailSent, type Auth } from "../../auth/auth.ts";
 import type { CurrentUser } from "../../auth/session.ts";
 import type { Db } from "../../db/client.ts";
-import { users } from "../../db/schema.ts";
+import { users, verifications } from "../../db/schema.ts";
 import { HttpError } from "../../plugins/errors.ts";
 
 async function findUserByEmail(db: Db, email: string) {
@@ -63,13 +63,37 @@ export async function register(
   return { status: "created", message: AUTH_MESSAGES.registrationSuccess };
 }
 
+/**
+ * Reset links per account within RESET_LINK_WINDOW_MS. The per-address limit alone would let
+ * requests from many addresses flood one inbox.
+ */
+export const RESET_LINKS_PER_WINDOW = 3;
+export const RESET_LINK_WINDOW_MS = 15 * 60_000;
+
+/** Reset links the auth library issued for this user lately (each is a verification row until used). */
+async function recentResetLinks(db: Db, userId: string, now: Date): Promise<number> {
+  const [row] = await db
+    .select({ links: count() })
+    .from(verifications)
+    .where(
+      and(
+        like(verifications.identifier, "reset-password:%"),
+        eq(verifications.value, userId),
+        gt(verifications.createdAt, new Date(now.getTime() - RESET_LINK_WINDOW_MS)),
+      ),
+    );
+  return row?.links ?? 0;
+}
+
 export async function requestPasswordReset(
   deps: { db: Db; auth: Auth; appUrl: string },
   email: string,
   headers: Headers,
 ): Promise<void> {
-  if (!(await findUserByEmail(deps.db, email))) {
-    throw new HttpError(404, "USER_NOT_FOUND", AUTH_MESSAGES.forgotNoUser);
+  const user = await findUserByEmail(deps.db, email);
+  if (!user) throw new HttpError(404, "USER_NOT_FOUND", AUTH_MESSAGES.forgotNoUser);
+  if ((await recentResetLinks(deps.db, user.id, new Date())) >= RESET_LINKS_PER_WINDOW) {
+    throw new HttpError(429, "FST_ERR_RATE_LIMIT_EXCEEDED", "Too many requests. Please try again later.");
   }
   const sent = await resetMailSent(() =>
     deps.auth.api.requestPasswordReset({ body: { email, redirectTo: `${deps.appUrl}/reset-password` }, headers }),

@@ -233,6 +233,9 @@ describe("admin programs API", () => {
 
   it("edits a program: existing modules keep their ids and learners' progress, new ones get ids", async () => {
     const learner = user("learner");
+    const publicList = async () =>
+      (await t.app.inject({ url: "/api/programs" })).json<{ programs: { id: string; title: string }[] }>().programs;
+    expect((await publicList()).find((p) => p.id === "intermediate")?.title).toBe("Intermediate Program");
     const before = await programOf("intermediate");
     const [first, second, third] = before.modules;
     if (!first || !second || !third) throw new Error("the seeded intermediate program has three modules");
@@ -258,6 +261,8 @@ describe("admin programs API", () => {
       ],
     });
     expect(response.statusCode, response.body).toBe(200);
+    // Everyone's program list shows the change at once, though it is served from memory.
+    expect((await publicList()).find((p) => p.id === "intermediate")?.title).toBe("Intermediate Program, 2nd edition");
     const { program } = response.json<{ program: AdminProgram }>();
     const added = program.modules[2];
     expect(program).toMatchObject({

@@ -51,6 +51,9 @@ function verified(result: Extract<CreditResult, { payment: unknown }>, message: 
 }
 
 const paymentRateLimit = { rateLimit: { max: 20, timeWindow: "1 minute" } };
+// Each view of /subscription asks three questions of this route (the subscription and both
+// plans' eligibility): 60 a minute leaves room for a learner clicking about.
+const subscriptionRateLimit = { rateLimit: { max: 60, timeWindow: "1 minute" } };
 
 export function billingRoutes(deps: BillingDeps): FastifyPluginAsyncZod {
   return async (app) => {
@@ -70,7 +73,7 @@ export function billingRoutes(deps: BillingDeps): FastifyPluginAsyncZod {
             body: subscriptionRequestSchema,
             response: { 200: z.union([eligibilitySchema, subscriptionSchema, checkoutSchema]) },
           },
-          config: paymentRateLimit,
+          config: subscriptionRateLimit,
         },
         async (request) => {
           const user = signedIn(request.user);

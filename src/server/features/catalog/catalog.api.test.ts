@@ -25,6 +25,8 @@ describe("GET /api/programs", () => {
   afterAll(() => t.close());
 
   async function listPrograms(): Promise<ProgramBody[]> {
+    // These tests change rows behind the app's back; only admin routes clear its program cache.
+    t.app.programs.invalidate();
     const response = await t.app.inject({ method: "GET", url: "/api/programs" });
     expect(response.statusCode).toBe(200);
     expect(response.headers["content-type"]).toMatch(/^application\/json/);
@@ -40,6 +42,17 @@ describe("GET /api/programs", () => {
       await t.database.db.delete(programs).where(eq(programs.id, values.id));
     });
   }
+
+  it("serves the list from memory: a row changed behind the app's back shows after the cache is cleared", async () => {
+    const before = await listPrograms();
+    await t.database.db.update(programs).set({ title: "Changed behind the app" }).where(eq(programs.id, "beginner"));
+    onTestFinished(async () => {
+      await t.database.db.update(programs).set({ title: "Beginner Program" }).where(eq(programs.id, "beginner"));
+    });
+    const cached = await t.app.inject({ method: "GET", url: "/api/programs" });
+    expect(cached.json<{ programs: ProgramBody[] }>().programs).toEqual(before);
+    expect((await listPrograms()).find((p) => p.id === "beginner")?.title).toBe("Changed behind the app");
+  });
 
   it("lists the three seeded programs sorted by order", async () => {
     const list = await listPrograms();

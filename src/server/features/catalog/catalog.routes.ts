@@ -1,11 +1,10 @@
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { programListSchema } from "../../../shared/contracts/catalog.ts";
-import { listPrograms } from "./catalog.service.ts";
 
 export const catalogRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     "/api/programs",
     { schema: { response: { 200: programListSchema } } },
-    async () => ({ programs: await listPrograms(app.db) }),
+    async () => ({ programs: await app.programs.list() }),
   );
 };

@@ -25,3 +25,30 @@ export async function listPrograms(db: Db): Promise<ProgramSummary[]> {
     priceUsd: priceUsdCents === null ? null : priceUsdCents / 100,
   }));
 }
+
+/**
+ * The program list every visitor reads, kept in memory. An admin change on this server clears it
+ * at once; another server (several on one PostgreSQL) sees the change within `ttlMs`.
+ */
+export function createProgramsCache(db: Db, ttlMs = 10_000) {
+  let generation = 0;
+  let cached: { generation: number; expires: number; programs: Promise<ProgramSummary[]> } | null = null;
+  return {
+    list(now = Date.now()): Promise<ProgramSummary[]> {
+      if (cached && cached.generation === generation && cached.expires > now) return cached.programs;
+      const entry = { generation, expires: now + ttlMs, programs: listPrograms(db) };
+      cached = entry;
+      // A failed read is not kept: the next request asks the database again.
+      entry.programs.catch(() => {
+        if (cached === entry) cached = null;
+      });
+      return entry.programs;
+    },
+    /** A program, module or price changed: the next read goes to the database. */
+    invalidate() {
+      generation++;
+      cached = null;
+    },
+  };
+}
+export type ProgramsCache = ReturnType<typeof createProgramsCache>;

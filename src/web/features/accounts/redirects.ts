@@ -36,7 +36,11 @@ export function safeRedirectPath(value: string | null): string | null {
   if (!value?.startsWith("/") || value.startsWith("//") || value.startsWith("/\\")) return null;
   // Browsers drop tabs and newlines from URLs, so "/\t/evil.example" must be checked once resolved.
   const url = new URL(value, window.location.origin);
-  return url.origin === window.location.origin ? `${url.pathname}${url.search}${url.hash}` : null;
+  if (url.origin !== window.location.origin) return null;
+  const path = `${url.pathname}${url.search}${url.hash}`;
+  // "/..//evil.example" resolves to the path "//evil.example": on this site, but read again by
+  // the router it would name another host.
+  return path.startsWith("//") || path.startsWith("/\\") ? null : path;
 }
 
 /** The path with the same-site `?redirect=` kept, so that Sign Up and Log in links pass it along. */

@@ -29,6 +29,15 @@ export function usePrices() {
   return useQuery(pricesQuery);
 }
 
+/**
+ * The prices for a checkout, waiting for them when a buy button is pressed before they arrive
+ * (the keyboard is quick); undefined when they cannot be had.
+ */
+export function usePricesForCheckout() {
+  const queryClient = useQueryClient();
+  return () => queryClient.ensureQueryData(pricesQuery).catch(() => undefined);
+}
+
 function manageSubscription<S extends z.ZodMiniType>(body: z.input<typeof subscriptionRequestSchema>, schema: S) {
   return apiRequest("/api/subscription-management", schema, { method: "POST", body });
 }

@@ -13,6 +13,7 @@ import {
   useEligibility,
   usePaymentCredited,
   usePrices,
+  usePricesForCheckout,
   useSubscription,
   verifySubscriptionPayment,
 } from "./billing-api.ts";
@@ -33,7 +34,7 @@ export function SubscriptionPage() {
   const { user } = useSignedInUser();
   const prices = usePrices();
   const subscription = useSubscription();
-  const checkout = useSubscriptionCheckout(prices.data);
+  const checkout = useSubscriptionCheckout();
   const adminNoteId = useId();
   // Administrators buy nothing, so only learners load the payment script.
   usePaystackScript(!user?.isAdmin && prices.data?.payments.enabled ? prices.data.payments.inlineScriptUrl : null);
@@ -189,11 +190,14 @@ function PlanButton(props: {
   describedBy?: string;
   onClick?: () => void;
 }) {
+  // A busy button is the one just pressed: aria-disabled rather than disabled keeps the focus on
+  // it, so the payment window can hand the focus back to it when it closes.
   return (
     <button
       type="button"
       className="button plan-button"
-      disabled={props.disabled}
+      disabled={props.disabled && !props.busy}
+      aria-disabled={props.busy || undefined}
       aria-busy={props.busy || undefined}
       aria-describedby={props.describedBy}
       onClick={props.onClick}
@@ -218,7 +222,7 @@ function PaidPlanAction(props: {
   const titleId = `plan-${plan}`;
 
   if (isAdmin) return <PlanButton label="Included" disabled describedBy={`${titleId} ${props.adminNoteId}`} />;
-  if (processing === plan) return <PlanButton label="Processing..." disabled busy describedBy={titleId} />;
+  if (processing === plan) return <PlanButton label="Processing..." busy describedBy={titleId} />;
   // In the last days of the month the current plan can be renewed (the new month starts at its end).
   if (isCurrent && eligibility.data?.canChange !== true) {
     return <PlanButton label="Current Plan" disabled describedBy={titleId} />;
@@ -258,8 +262,9 @@ function PaidPlanAction(props: {
  * SPEC section 4's subscription flow: check eligibility, create the transaction on the server,
  * open the checkout, verify the reference, then land on /program?payment=success.
  */
-function useSubscriptionCheckout(prices: Prices | undefined) {
+function useSubscriptionCheckout() {
   const navigate = useNavigate();
+  const pricesForCheckout = usePricesForCheckout();
   const paymentCredited = usePaymentCredited();
   const [processing, setProcessing] = useState<PaidPlan | null>(null);
   // A second click lands before React re-renders the disabled button: guard synchronously too.
@@ -301,6 +306,7 @@ function useSubscriptionCheckout(prices: Prices | undefined) {
         finish();
         return;
       }
+      const prices = await pricesForCheckout();
       if (!prices) {
         notify.error(BILLING_MESSAGES.priceMissing);
         finish();

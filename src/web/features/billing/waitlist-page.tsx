@@ -11,6 +11,7 @@ import {
   startWaitlistCheckout,
   usePaymentCredited,
   usePrices,
+  usePricesForCheckout,
   useWaitlist,
   verifyWaitlistPayment,
 } from "./billing-api.ts";
@@ -30,7 +31,7 @@ export function WaitlistPage() {
   const canBuy = waitlist.data !== undefined && PAID_PLANS.some((plan) => !waitlist.data.hidden[plan]);
   const scriptUrl = user && canBuy && prices.data?.payments.enabled ? prices.data.payments.inlineScriptUrl : null;
   const script = usePaystackScript(scriptUrl);
-  const checkout = useWaitlistCheckout(prices.data, user !== null);
+  const checkout = useWaitlistCheckout(user !== null);
   useToastOnce(prices.isError, BILLING_MESSAGES.waitlistPricesFailed);
   useToastOnce(script === "failed", BILLING_MESSAGES.waitlistServiceFailed);
 
@@ -207,9 +208,10 @@ function TrackCard(props: {
     );
   }
 
+  const busy = checkout.processing === plan;
   let label = "Pay for 1 Month & Join Waitlist";
   if (props.purchased) label = "Already Purchased";
-  else if (checkout.processing === plan) label = "Processing...";
+  else if (busy) label = "Processing...";
 
   return (
     <li className="card plan-card">
@@ -221,12 +223,15 @@ function TrackCard(props: {
           <li key={feature}>{feature}</li>
         ))}
       </ul>
+      {/* While busy, aria-disabled rather than disabled keeps the focus on the button just pressed,
+          so the payment window can hand the focus back to it when it closes. */}
       <button
         type="button"
         className="button plan-button"
         aria-describedby={titleId}
-        aria-busy={checkout.processing === plan || undefined}
-        disabled={props.purchased || checkout.processing !== null}
+        aria-busy={busy || undefined}
+        aria-disabled={busy || undefined}
+        disabled={props.purchased || (checkout.processing !== null && !busy)}
         onClick={() => checkout.join(plan)}
       >
         {label}
@@ -239,8 +244,9 @@ function TrackCard(props: {
  * SPEC section 4's waitlist flow: create the transaction on the server, open the checkout,
  * verify with type waitlist, then the success page.
  */
-function useWaitlistCheckout(prices: Prices | undefined, signedIn: boolean) {
+function useWaitlistCheckout(signedIn: boolean) {
   const navigate = useNavigate();
+  const pricesForCheckout = usePricesForCheckout();
   const paymentCredited = usePaymentCredited();
   const [processing, setProcessing] = useState<PaidPlan | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -284,6 +290,7 @@ function useWaitlistCheckout(prices: Prices | undefined, signedIn: boolean) {
     setProcessing(plan);
     setError(null);
 
+    const prices = await pricesForCheckout();
     if (!prices) return fail(BILLING_MESSAGES.waitlistPricesFailed);
     const { enabled, inlineScriptUrl } = prices.payments;
     if (!enabled || inlineScriptUrl === null) return fail(BILLING_MESSAGES.waitlistServiceUnavailable);

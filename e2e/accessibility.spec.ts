@@ -1,0 +1,209 @@
+// axe-core (WCAG 2.1 A and AA) on every route and on every state a person can open on it: as a
+// visitor, as a signed-in learner and as an admin. Each check expects no violation at all; a
+// failure lists the rule ids, what they ask for and the elements that break them.
+//
+// The signed-in checks share one learner and one admin per group (made through the API helpers),
+// and change nothing that other tests rely on: the admin opens the delete confirmation and
+// cancels it.
+import { expect, test, type BrowserContext, type Page } from "@playwright/test";
+import { newSignedInContext, uniqueEmail } from "./support/accounts.ts";
+import { expectNoAxeViolations } from "./support/axe.ts";
+import { setPlanWithCli } from "./support/operator.ts";
+
+// Toasts and menus are checked as they rest, not halfway through a fade.
+test.use({ reducedMotion: "reduce" });
+
+/** Waits until the page has drawn its main heading and finished loading what it shows. */
+async function settle(page: Page) {
+  await expect(page.locator("main h1").first()).toBeVisible();
+  await page.waitForLoadState("networkidle");
+  await expect(page.getByRole("main").getByText(/^Loading/)).toHaveCount(0);
+}
+
+test.describe("as a visitor", () => {
+  const routes = [
+    "/",
+    "/about",
+    "/contact",
+    "/terms",
+    "/privacy",
+    "/chat",
+    "/login",
+    "/register",
+    "/forgot-password",
+    "/reset-password?token=x",
+    "/verify-email",
+    "/verify-email?oobCode=not-a-real-code",
+    "/join-waitlist",
+    "/join-waitlist/success",
+    "/no-such-page",
+  ];
+  for (const path of routes) {
+    test(`${path} has no WCAG 2.1 AA violations`, async ({ page }) => {
+      await page.goto(path);
+      await settle(page);
+      if (path.startsWith("/verify-email?")) await expect(page.getByRole("main").getByRole("alert")).toBeVisible();
+      await expectNoAxeViolations(page, path);
+    });
+  }
+
+  test("/register with the form's error shown has no violations", async ({ page }) => {
+    await page.goto("/register");
+    await settle(page);
+    await page.getByRole("main").getByRole("button", { name: "Sign Up" }).click();
+    await expect(page.getByRole("main").getByRole("alert")).toBeVisible();
+    await expectNoAxeViolations(page, "/register with an error");
+  });
+});
+
+test.describe("as a signed-in learner", () => {
+  let learner: BrowserContext;
+  test.beforeAll(async ({ browser }) => {
+    learner = await newSignedInContext(browser, { email: uniqueEmail("axe learner") }, { reducedMotion: "reduce" });
+  });
+  test.afterAll(async () => {
+    await learner.close();
+  });
+
+  async function open(path: string): Promise<Page> {
+    const page = await learner.newPage();
+    await page.goto(path);
+    await settle(page);
+    return page;
+  }
+
+  for (const path of ["/program", "/subscription", "/join-waitlist"]) {
+    test(`${path} has no WCAG 2.1 AA violations`, async () => {
+      const page = await open(path);
+      await expectNoAxeViolations(page, path);
+      await page.close();
+    });
+  }
+
+  test("/program/beginner, with the quiz locked and then unlocked and answered, has no violations", async () => {
+    const page = await open("/program/beginner");
+    await expect(page.getByText("Watch Section 1 to unlock this quiz.")).toBeVisible();
+    await expectNoAxeViolations(page, "/program/beginner before watching");
+
+    await page.getByRole("button", { name: "Mark as Watched" }).first().click();
+    const question = page.locator(".quiz-question").first();
+    await question.getByRole("button", { name: /^A\)/ }).click();
+    await expect(question.getByRole("status")).not.toBeEmpty();
+    const second = page.locator(".quiz-question").nth(1);
+    await second.getByRole("button", { name: /^A\)/ }).click();
+    await expect(second.getByRole("status")).not.toBeEmpty();
+    await expectNoAxeViolations(page, "/program/beginner with the quiz answered");
+    await page.close();
+  });
+
+  test("/program/intermediate, refused with the premium message, has no violations", async () => {
+    const page = await open("/program/intermediate");
+    await expect(page.getByRole("main").getByText("Available to Premium users only")).toBeVisible();
+    // The toast says it too, and is checked with the page.
+    await expect(page.locator("[data-sonner-toast]")).toBeVisible();
+    await expectNoAxeViolations(page, "/program/intermediate refused");
+    await page.close();
+  });
+
+  test("the account menu, open, has no violations", async () => {
+    const page = await open("/program");
+    await page.getByRole("button", { name: /account menu/ }).click();
+    await expect(page.getByRole("menu")).toBeVisible();
+    await expectNoAxeViolations(page, "the open account menu");
+    await page.close();
+  });
+
+  test("the mobile menu, open at 360 px, has no violations", async () => {
+    const page = await learner.newPage();
+    await page.setViewportSize({ width: 360, height: 740 });
+    await page.goto("/program");
+    await settle(page);
+    await page.getByRole("button", { name: "Open menu" }).click();
+    await expect(page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "About" })).toBeVisible();
+    await expectNoAxeViolations(page, "the open mobile menu at 360 px");
+    await page.close();
+  });
+
+  test("the Paystack simulator's checkout, open on /subscription, has no violations", async () => {
+    const page = await open("/subscription");
+    const intermediate = page
+      .locator(".card")
+      .filter({ has: page.getByRole("heading", { name: "Intermediate", exact: true }) });
+    await intermediate.getByRole("button", { name: "Upgrade" }).click();
+    const checkout = page.frameLocator('iframe[title="Paystack checkout (test mode)"]');
+    await expect(checkout.getByRole("button", { name: "Pay" })).toBeVisible();
+    await expectNoAxeViolations(page, "/subscription with the checkout open");
+    await checkout.getByRole("button", { name: "Close" }).click();
+    await page.close();
+  });
+});
+
+test.describe("as an admin", () => {
+  let admin: BrowserContext;
+  let adminEmail: string;
+  test.beforeAll(async ({ browser }) => {
+    adminEmail = uniqueEmail("axe admin");
+    admin = await newSignedInContext(browser, { email: adminEmail, name: "Kofi Admin" }, { reducedMotion: "reduce" });
+    await setPlanWithCli(adminEmail, "admin");
+  });
+  test.afterAll(async () => {
+    await admin.close();
+  });
+
+  async function openAdmin(tab: string): Promise<Page> {
+    const page = await admin.newPage();
+    await page.goto(`/admin?tab=${tab}`);
+    await settle(page);
+    await expect(page.getByRole("tab", { selected: true })).toHaveText(/\(\d+\)$/);
+    return page;
+  }
+
+  for (const tab of ["programs", "users", "waitlist", "payments", "audit", "messages"]) {
+    test(`/admin?tab=${tab} has no WCAG 2.1 AA violations`, async () => {
+      const page = await openAdmin(tab);
+      await expect(page.getByRole("tabpanel").getByRole("status")).toHaveCount(0);
+      await expectNoAxeViolations(page, `/admin?tab=${tab}`);
+      await page.close();
+    });
+  }
+
+  test("the program form in edit mode has no violations", async () => {
+    const page = await openAdmin("programs");
+    await page.getByRole("button", { name: "Edit Beginner Program" }).click();
+    await expect(page.getByRole("region", { name: "Edit Program" })).toBeVisible();
+    await expectNoAxeViolations(page, "the program form in edit mode");
+    await page.close();
+  });
+
+  test("the quiz modal, open, has no violations", async () => {
+    const page = await openAdmin("programs");
+    await page.getByRole("button", { name: "Manage Quiz for Beginner Program" }).click();
+    const dialog = page.getByRole("dialog", { name: "Manage Quiz for Beginner Program" });
+    await expect(dialog.getByLabel("Quiz Title", { exact: true })).toBeVisible();
+    await expectNoAxeViolations(page, "the open quiz modal");
+    await page.close();
+  });
+
+  test("the Edit Progress modal, open, has no violations", async () => {
+    const page = await openAdmin("users");
+    await page.getByLabel("Search by email").fill(adminEmail);
+    const row = page.getByRole("row").filter({ hasText: adminEmail });
+    await expect(row).toHaveCount(1);
+    await row.getByRole("button", { name: "Edit Progress" }).click();
+    const dialog = page.getByRole("dialog", { name: `Edit Progress for ${adminEmail}` });
+    await expect(dialog.getByRole("textbox").first()).toBeVisible();
+    await expectNoAxeViolations(page, "the open Edit Progress modal");
+    await page.close();
+  });
+
+  test("the delete confirmation, open, has no violations", async () => {
+    const page = await openAdmin("programs");
+    await page.getByRole("button", { name: "Delete Beginner Program" }).click();
+    const dialog = page.getByRole("dialog", { name: "Delete Beginner Program?" });
+    await expect(dialog.getByRole("button", { name: "Cancel" })).toBeFocused();
+    await expectNoAxeViolations(page, "the open delete confirmation");
+    await dialog.getByRole("button", { name: "Cancel" }).click();
+    await expect(dialog).toHaveCount(0);
+    await page.close();
+  });
+});

@@ -1,0 +1,19 @@
+// axe-core on a page as it stands, held to WCAG 2.1 A and AA. A failure names each rule, what it
+// asks for and the elements that break it, so the report alone says what to fix.
+import { AxeBuilder } from "@axe-core/playwright";
+import { expect, type Page } from "@playwright/test";
+
+export const WCAG_21_AA_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"];
+
+export async function expectNoAxeViolations(page: Page, what: string) {
+  const results = await new AxeBuilder({ page }).withTags(WCAG_21_AA_TAGS).analyze();
+  const report = results.violations
+    .map((violation) => {
+      const targets = violation.nodes
+        .map((node) => `    ${node.target.join(" >> ")}\n      ${(node.failureSummary ?? "").replace(/\n\s*/g, " ")}`)
+        .join("\n");
+      return `${violation.id} (${violation.impact ?? "unknown impact"}): ${violation.help}\n  ${violation.helpUrl}\n${targets}`;
+    })
+    .join("\n");
+  expect(results.violations.length, `axe violations on ${what}:\n${report}`).toBe(0);
+}

@@ -1,0 +1,134 @@
+// Signed-in learners made through the HTTP API, as e2e/support/accounts.ts makes them: each
+// registers from a loopback source address of its own (registration is limited per address),
+// verifies with the link from the development mailbox and signs in for its session cookie.
+import http from "node:http";
+import { setTimeout as sleep } from "node:timers/promises";
+
+const PASSWORD = "Bench-Trading-Academy-2025";
+
+type Answer = { status: number; body: unknown; setCookies: string[] };
+
+let nextAddress = 0;
+
+/** A fresh 127.201.x.y for every account (all of 127.0.0.0/8 reaches the app on Linux). */
+function sourceAddress(): string {
+  const n = nextAddress++;
+  return `127.201.${Math.floor(n / 254) % 256}.${(n % 254) + 1}`;
+}
+
+function call(base: string, from: string, method: "GET" | "POST", path: string, body?: unknown): Promise<Answer> {
+  const url = new URL(base);
+  const data = body === undefined ? undefined : JSON.stringify(body);
+  return new Promise((resolve, reject) => {
+    const req = http.request(
+      {
+        host: url.hostname,
+        port: Number(url.port),
+        localAddress: from,
+        method,
+        path,
+        agent: false,
+        headers: {
+          host: url.host,
+          origin: url.origin,
+          ...(data === undefined ? {} : { "content-type": "application/json", "content-length": Buffer.byteLength(data) }),
+        },
+      },
+      (res) => {
+        let text = "";
+        res.setEncoding("utf8");
+        res.on("data", (chunk: string) => (text += chunk));
+        res.on("end", () => {
+          let parsed: unknown = text;
+          try {
+            parsed = text ? JSON.parse(text) : undefined;
+          } catch {
+            // not JSON: keep the text
+          }
+          resolve({ status: res.statusCode ?? 0, body: parsed, setCookies: res.headers["set-cookie"] ?? [] });
+        });
+      },
+    );
+    req.on("error", reject);
+    if (data !== undefined) req.write(data);
+    req.end();
+  });
+}
+
+function expectStatus(answer: Answer, expected: number, what: string): void {
+  if (answer.status !== expected) {
+    throw new Error(`${what}: expected ${expected}, got ${answer.status} ${JSON.stringify(answer.body)}`);
+  }
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null;
+}
+
+/** The verification token from the newest mail to `email`, waiting up to 10 s for it. */
+async function verificationToken(base: string, from: string, email: string): Promise<string> {
+  for (let attempt = 0; attempt < 100; attempt++) {
+    const answer = await call(base, from, "GET", `/dev/mail/messages?${new URLSearchParams({ to: email })}`);
+    expectStatus(answer, 200, "reading the development mailbox");
+    const messages = isRecord(answer.body) && Array.isArray(answer.body.messages) ? answer.body.messages : [];
+    for (const message of messages) {
+      const text = isRecord(message) ? `${String(message.text)}\n${String(message.html)}` : "";
+      for (const href of text.match(/https?:\/\/[^\s"'<>]+/g) ?? []) {
+        if (!URL.canParse(href.replace(/&amp;/g, "&"))) continue;
+        const link = new URL(href.replace(/&amp;/g, "&"));
+        const token = link.searchParams.get("oobCode");
+        if (link.pathname.startsWith("/verify-email") && token) return token;
+      }
+    }
+    await sleep(100);
+  }
+  throw new Error(`no verification mail for ${email}`);
+}
+
+/** Registers, verifies and signs in one learner; returns the Cookie header of the session. */
+export async function signedInLearner(base: string, label: string): Promise<string> {
+  const from = sourceAddress();
+  const email = `bench-${label}-${Date.now()}-${Math.floor(Math.random() * 1e6)}@example.com`;
+  const registered = await call(base, from, "POST", "/api/accounts/register", {
+    fullName: "Ama Mensah",
+    email,
+    password: PASSWORD,
+    confirmPassword: PASSWORD,
+  });
+  expectStatus(registered, 201, `registering ${email}`);
+  const token = await verificationToken(base, from, email);
+  expectStatus(
+    await call(base, from, "GET", `/api/auth/verify-email?${new URLSearchParams({ token })}`),
+    200,
+    `verifying ${email}`,
+  );
+  const signIn = await call(base, from, "POST", "/api/auth/sign-in/email", { email, password: PASSWORD });
+  expectStatus(signIn, 200, `signing in ${email}`);
+  const cookie = signIn.setCookies.map((header) => header.split(";")[0] ?? "").filter(Boolean).join("; ");
+  if (!cookie.includes("ta.session_token=")) throw new Error(`signing in ${email} set no session cookie`);
+  return cookie;
+}
+
+/** `count` learners, made a few at a time (each costs two password hashes on the server). */
+export async function signedInLearners(base: string, label: string, count: number): Promise<string[]> {
+  const cookies: string[] = [];
+  const parallel = 4;
+  for (let first = 0; first < count; first += parallel) {
+    const batch = Array.from({ length: Math.min(parallel, count - first) }, (_, i) =>
+      signedInLearner(base, `${label}-${first + i}`),
+    );
+    cookies.push(...(await Promise.all(batch)));
+  }
+  return cookies;
+}
+
+/** The id of the first module of a track, read with a learner's session. */
+export async function firstModuleId(base: string, cookie: string, track: string): Promise<string> {
+  const response = await fetch(`${base}/api/programs/${track}`, { headers: { cookie } });
+  const body: unknown = await response.json();
+  if (!response.ok) throw new Error(`GET /api/programs/${track}: ${response.status} ${JSON.stringify(body)}`);
+  const modules = isRecord(body) && Array.isArray(body.modules) ? body.modules : [];
+  const first: unknown = modules[0];
+  if (!isRecord(first) || typeof first.id !== "string") throw new Error(`the ${track} track has no modules`);
+  return first.id;
+}

@@ -1,0 +1,164 @@
+// Child processes under test: the built app (node dist/node/src/server/main.js) and the bare
+// Fastify hello-world, each on a free loopback port, stopped with SIGTERM.
+import { spawn, type ChildProcess } from "node:child_process";
+import { existsSync } from "node:fs";
+import http from "node:http";
+import { createServer } from "node:net";
+import { dirname, join } from "node:path";
+import { performance } from "node:perf_hooks";
+import { setTimeout as sleep } from "node:timers/promises";
+import { fileURLToPath } from "node:url";
+
+export const projectRoot = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
+export const serverEntry = join(projectRoot, "dist", "node", "src", "server", "main.js");
+
+export async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", resolve);
+  });
+  const address = server.address();
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  if (typeof address !== "object" || address === null) throw new Error("could not find a free port");
+  return address.port;
+}
+
+/** Every variable the app reads (src/server/env.ts): none leaks in from the shell running the bench. */
+const APP_VARIABLES = [
+  "NODE_ENV", "PORT", "HOST", "APP_URL", "LOG_LEVEL", "DATABASE_URL", "DATA_DIR", "AUTH_SECRET", "SMTP_URL",
+  "MAIL_FROM", "GOOGLE_CLIENT_ID", "GOOGLE_CLIENT_SECRET", "GOOGLE_DISCOVERY_URL", "MQL5_CLIENT_ID",
+  "MQL5_CLIENT_SECRET", "MQL5_AUTHORIZE_URL", "MQL5_TOKEN_URL", "MQL5_USERINFO_URL", "PAYSTACK_SECRET_KEY",
+  "PAYSTACK_API_URL", "PAYSTACK_INLINE_JS_URL", "EXCHANGE_RATE_URL", "CONTACT_WEBHOOK_URL", "CHAT_WIDGET_URL",
+  "SUPPORT_EMAIL", "SUPPORT_PHONE", "SOCIAL_LINKS",
+];
+
+/** The shell's environment without any of the app's own variables. */
+export function cleanEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
+  const inherited = Object.entries(process.env).filter(([name]) => !APP_VARIABLES.includes(name));
+  return { ...Object.fromEntries(inherited), ...extra };
+}
+
+export type Database = { kind: "pglite"; dataDir: string } | { kind: "postgres"; url: string };
+
+export type Running = {
+  name: string;
+  base: string;
+  port: number;
+  child: ChildProcess;
+  /** Milliseconds from spawn() to the first healthy answer. */
+  readyMs: number;
+  /** The last lines the process printed, for error messages. */
+  output(): string;
+  stop(): Promise<void>;
+};
+
+/** GET path on the loopback, resolving to the status code (0 when the connection failed). */
+function probe(port: number, path: string): Promise<number> {
+  return new Promise((resolve) => {
+    const req = http.get({ host: "127.0.0.1", port, path, agent: false, timeout: 2_000 }, (res) => {
+      res.resume();
+      res.on("end", () => resolve(res.statusCode ?? 0));
+    });
+    req.on("timeout", () => req.destroy());
+    req.on("error", () => resolve(0));
+  });
+}
+
+type StartOptions = {
+  name: string;
+  command: string;
+  args: string[];
+  env: NodeJS.ProcessEnv;
+  port: number;
+  healthPath: string;
+  timeoutMs?: number;
+};
+
+async function startProcess(options: StartOptions): Promise<Running> {
+  const started = performance.now();
+  const child = spawn(options.command, options.args, {
+    cwd: projectRoot,
+    env: options.env,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let tail = "";
+  const keep = (chunk: Buffer) => {
+    tail = (tail + chunk.toString("utf8")).slice(-4_000);
+  };
+  child.stdout?.on("data", keep);
+  child.stderr?.on("data", keep);
+  const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
+  let exitCode: number | null | undefined;
+  void exited.then((code) => (exitCode = code));
+
+  const deadline = started + (options.timeoutMs ?? 60_000);
+  let readyMs = Number.NaN;
+  while (performance.now() < deadline) {
+    if (exitCode !== undefined) {
+      throw new Error(`${options.name} exited (code ${exitCode}) before it was healthy:\n${tail}`);
+    }
+    if ((await probe(options.port, options.healthPath)) === 200) {
+      readyMs = performance.now() - started;
+      break;
+    }
+    await sleep(5);
+  }
+  if (Number.isNaN(readyMs)) {
+    child.kill("SIGKILL");
+    throw new Error(`${options.name} was not healthy within ${options.timeoutMs ?? 60_000} ms:\n${tail}`);
+  }
+
+  return {
+    name: options.name,
+    base: `http://127.0.0.1:${options.port}`,
+    port: options.port,
+    child,
+    readyMs,
+    output: () => tail,
+    async stop() {
+      if (exitCode !== undefined) return;
+      child.kill("SIGTERM");
+      const code = await Promise.race([exited, sleep(15_000, "timeout" as const, { ref: false })]);
+      if (code === "timeout") {
+        child.kill("SIGKILL");
+        await exited;
+      }
+    },
+  };
+}
+
+/** The built app as `npm start` runs it (no sign-in providers or payment keys: the built-in simulator). */
+export async function startApp(database: Database): Promise<Running> {
+  if (!existsSync(serverEntry)) throw new Error(`${serverEntry} is missing: run npm run build first`);
+  const port = await freePort();
+  const base = `http://127.0.0.1:${port}`;
+  const env = cleanEnv({
+    PORT: String(port),
+    HOST: "127.0.0.1",
+    APP_URL: base,
+    LOG_LEVEL: "warn",
+    ...(database.kind === "pglite" ? { DATA_DIR: database.dataDir } : { DATABASE_URL: database.url }),
+  });
+  return startProcess({
+    name: `the app (${database.kind === "pglite" ? "PGlite" : "PostgreSQL"})`,
+    command: process.execPath,
+    args: [serverEntry],
+    env,
+    port,
+    healthPath: "/api/health",
+  });
+}
+
+/** The ceiling: a bare Fastify hello-world, in a process of its own like the app. */
+export async function startHelloWorld(): Promise<Running> {
+  const port = await freePort();
+  return startProcess({
+    name: "the Fastify hello-world",
+    command: process.execPath,
+    args: ["--import", "tsx", join(projectRoot, "scripts", "bench", "hello-world.ts")],
+    env: cleanEnv({ PORT: String(port) }),
+    port,
+    healthPath: "/",
+  });
+}
