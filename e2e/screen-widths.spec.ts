@@ -4,32 +4,12 @@
 import { expect, test, type BrowserContext, type Page } from "@playwright/test";
 import { newSignedInContext, uniqueEmail } from "./support/accounts.ts";
 import { setPlanWithCli } from "./support/operator.ts";
+import { ADMIN_TABS, LEARNER_PAGES, VISITOR_PAGES } from "./support/routes.ts";
 
 const WIDTHS = [
   { width: 360, height: 740 },
   { width: 1440, height: 900 },
 ];
-
-const VISITOR_PAGES = [
-  "/",
-  "/about",
-  "/contact",
-  "/terms",
-  "/privacy",
-  "/chat",
-  "/login",
-  "/register",
-  "/forgot-password",
-  "/reset-password?token=x",
-  "/verify-email",
-  "/join-waitlist",
-  "/join-waitlist/success",
-  "/no-such-page",
-];
-
-const LEARNER_PAGES = ["/program", "/program/beginner", "/program/intermediate", "/subscription", "/join-waitlist"];
-
-const ADMIN_TABS = ["programs", "users", "waitlist", "payments", "audit", "messages"];
 
 /** Checks, without stopping the test, that the page is no wider than the window. */
 async function expectNoSideways(page: Page, name: string) {

@@ -18,7 +18,7 @@ import { devMailRoutes } from "./features/dev-mail/dev-mail.routes.ts";
 import { createMailer, type Mailer } from "./integrations/mail.ts";
 import { databaseRateLimitStore } from "./plugins/rate-limit-store.ts";
 import { catalogRoutes } from "./features/catalog/catalog.routes.ts";
-import { createProgramsCache, type ProgramsCache } from "./features/catalog/catalog.service.ts";
+import { createCatalogCache, type CatalogCache } from "./features/catalog/catalog.service.ts";
 import { CONTACT_FORWARD_JOB } from "./features/contact/contact.service.ts";
 import { contactRoutes } from "./features/contact/contact.routes.ts";
 import { learningRoutes } from "./features/learning/learning.routes.ts";
@@ -43,7 +43,7 @@ declare module "fastify" {
     jobs: JobRunner;
     auth: Auth;
     mailer: Mailer;
-    programs: ProgramsCache;
+    catalog: CatalogCache;
   }
 }
 
@@ -72,11 +72,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
             redact: ["req.headers.authorization", "req.headers.cookie", 'res.headers["set-cookie"]'],
           },
     bodyLimit: BODY_LIMIT_BYTES,
-    // In production the app is reached through a proxy on the private network (the load
-    // balancer), which appends the address it saw to X-Forwarded-For. Only private-network hops
-    // are trusted, so the client is the last public address: trusting every entry (true) would
-    // let a client write its own address, and get a fresh allowance of every per-address limit.
-    trustProxy: env.isProduction ? "loopback, linklocal, uniquelocal" : false,
+    // Which proxies may say who the client is (TRUST_PROXY; in production by default those on the
+    // private network, such as the load balancer). Never every hop (true): a client could write
+    // its own address into X-Forwarded-For, and get a fresh allowance of every per-address limit.
+    trustProxy: env.trustProxy,
     return503OnClosing: true,
   }).withTypeProvider<ZodTypeProvider>();
   if (options.onRoute) app.addHook("onRoute", options.onRoute);
@@ -102,11 +101,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.decorate("db", database.db);
   app.decorate("jobs", createJobRunner({ db: database.db, handlers: jobHandlers, log: app.log }));
   app.decorate("mailer", mailer);
-  app.decorate("programs", createProgramsCache(database.db));
+  app.decorate("catalog", createCatalogCache(database.db));
   app.decorate("auth", createAuth({ env, db: database.db, mailer, log: app.log }));
   app.decorateRequest("user", null);
 
-  await registerSecurityHeaders(app, env);
+  registerSecurityHeaders(app, env);
   await app.register(rateLimit, { global: false, store: databaseRateLimitStore(database.db) });
 
   await app.register(healthRoutes);

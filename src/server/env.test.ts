@@ -115,6 +115,58 @@ describe("readEnv", () => {
     expect(error.message).toMatch(/^\s*LOG_LEVEL: /m);
   });
 
+  describe("TRUST_PROXY", () => {
+    const production = { NODE_ENV: "production", AUTH_SECRET: "x".repeat(32) };
+
+    it("unset, trusts the private network's proxies in production and no proxy elsewhere", () => {
+      expect(readEnv(production).trustProxy).toEqual(["loopback", "linklocal", "uniquelocal"]);
+      expect(readEnv({}).trustProxy).toBe(false);
+      expect(readEnv({ NODE_ENV: "test", TRUST_PROXY: "" }).trustProxy).toBe(false);
+    });
+
+    it("reads a comma-separated list of addresses, CIDR ranges and named ranges, in place of the default", () => {
+      const env = readEnv({ ...production, TRUST_PROXY: " 203.0.113.10,198.51.100.0/24 , 2001:db8::/32,::1, loopback," });
+      expect(env.trustProxy).toEqual(["203.0.113.10", "198.51.100.0/24", "2001:db8::/32", "::1", "loopback"]);
+      expect(readEnv({ TRUST_PROXY: "203.0.113.10" }).trustProxy).toEqual(["203.0.113.10"]);
+    });
+
+    it("reads a number of hops: that many hops are trusted, and 0 trusts none", () => {
+      const { trustProxy } = readEnv({ TRUST_PROXY: "2" });
+      if (typeof trustProxy !== "function") throw new Error(`expected a hop test, got ${JSON.stringify(trustProxy)}`);
+      expect([0, 1, 2, 3].map((hop) => trustProxy("203.0.113.10", hop))).toEqual([true, true, false, false]);
+      expect(readEnv({ ...production, TRUST_PROXY: "0" }).trustProxy).toBe(false);
+    });
+
+    it.each([["true"], ["TRUE"], [" True "]])("refuses %j, explaining that a client could forge its address", (value) => {
+      const error = readEnvError({ TRUST_PROXY: value });
+      expect(error.message).toMatch(/^\s*TRUST_PROXY: "true" is not accepted: trusting every hop means any client could write its own address into X-Forwarded-For/m);
+    });
+
+    it.each([["0.0.0.0/0"], ["10.0.0.1, ::/0"]])("refuses a range of every address (%s) for the same reason", (value) => {
+      const error = readEnvError({ TRUST_PROXY: value });
+      expect(error.message).toMatch(/^\s*TRUST_PROXY: "(0\.0\.0\.0|::)\/0" would trust every address, and any client could write its own address/m);
+    });
+
+    it("refuses more hops than a real chain of proxies", () => {
+      expect(readEnvError({ TRUST_PROXY: "11" }).message).toMatch(/^\s*TRUST_PROXY: 11 hops is more than any real chain of proxies/m);
+    });
+
+    it.each([["false"], ["yes"], ["*"], ["proxy.internal"], ["1.5"], ["-1"], ["10.0.0.0/33"], ["::1/129"], ["10.0.0.0/8/8"], ["10.0.0.0/"], ["256.1.1.1"], [","]])(
+      "refuses %j, naming TRUST_PROXY and what it expects",
+      (value) => {
+        const error = readEnvError({ TRUST_PROXY: value });
+        expect(error.message).toMatch(/^\s*TRUST_PROXY: /m);
+        expect(error.message).toContain("expected proxy addresses or CIDR ranges separated by commas");
+      },
+    );
+
+    it("names each bad entry of a list", () => {
+      const error = readEnvError({ TRUST_PROXY: "10.0.0.1, nope, 203.0.113.0/24, also-nope" });
+      expect(error.message).toContain('TRUST_PROXY: "nope" is not an address or a CIDR range');
+      expect(error.message).toContain('TRUST_PROXY: "also-nope" is not an address or a CIDR range');
+    });
+  });
+
   it("does not read process.env when given a source", () => {
     const previous = process.env.PORT;
     process.env.PORT = "4321";

@@ -1,8 +1,76 @@
 // The only reader of process.env: every setting is parsed and checked here, once, at start-up.
+import { isIP } from "node:net";
 import { resolve } from "node:path";
 import { z } from "zod";
 
 const optionalUrl = z.url().optional();
+
+/**
+ * Which hops in front of the app may say who the client is (X-Forwarded-For), as Fastify's
+ * `trustProxy` takes it: no proxy, the proxies' addresses and ranges, or a number of hops.
+ */
+export type TrustProxy = false | string[] | ((address: string, hop: number) => boolean);
+
+// Behind the load balancer on the private network, which appends the address it saw.
+const PRIVATE_NETWORK_PROXIES = ["loopback", "linklocal", "uniquelocal"];
+const NAMED_RANGES = new Set(PRIVATE_NETWORK_PROXIES);
+const MAX_PROXY_HOPS = 10;
+const TRUST_PROXY_FORMAT =
+  "expected proxy addresses or CIDR ranges separated by commas (e.g. 203.0.113.10, 10.0.0.0/8; also loopback, linklocal, uniquelocal), or the number of proxies in front of the app (0 for none)";
+const FORGED_ADDRESS =
+  "any client could write its own address into X-Forwarded-For (and get a fresh allowance of every per-address limit)";
+
+/** One entry of TRUST_PROXY's list, or why it is refused. */
+function trustProxyEntryProblem(entry: string): string | null {
+  if (NAMED_RANGES.has(entry) || isIP(entry) !== 0) return null;
+  const [address = "", prefix, ...rest] = entry.split("/");
+  const family = isIP(address);
+  const maxPrefix = family === 4 ? 32 : 128;
+  if (family === 0 || prefix === undefined || rest.length > 0 || !/^\d{1,3}$/.test(prefix) || Number(prefix) > maxPrefix) {
+    return `"${entry}" is not an address or a CIDR range: ${TRUST_PROXY_FORMAT}`;
+  }
+  if (Number(prefix) === 0) return `"${entry}" would trust every address, and ${FORGED_ADDRESS}: name the proxies' own addresses or ranges`;
+  return null;
+}
+
+const trustProxySetting = z
+  .string()
+  .optional()
+  .transform((value, ctx): TrustProxy | undefined => {
+    if (value === undefined) return undefined;
+    const setting = value.trim();
+    if (/^true$/i.test(setting)) {
+      ctx.addIssue({
+        code: "custom",
+        message: `"true" is not accepted: trusting every hop means ${FORGED_ADDRESS}. Name the proxies' addresses or ranges, or give the number of proxies in front of the app`,
+      });
+      return z.NEVER;
+    }
+    if (/^\d+$/.test(setting)) {
+      const hops = Number(setting);
+      if (hops > MAX_PROXY_HOPS) {
+        ctx.addIssue({
+          code: "custom",
+          message: `${setting} hops is more than any real chain of proxies: trusting hops that are not proxies means ${FORGED_ADDRESS}`,
+        });
+        return z.NEVER;
+      }
+      // Fastify trusts no hop for a bare number, because a count cannot tell the proxy from a
+      // client that reaches the app directly: the function trusts this many, for deployments
+      // where only the proxies can reach it.
+      return hops === 0 ? false : (_address, hop) => hop < hops;
+    }
+    const entries = setting
+      .split(",")
+      .map((entry) => entry.trim())
+      .filter(Boolean);
+    const problems =
+      entries.length === 0
+        ? [TRUST_PROXY_FORMAT]
+        : entries.map(trustProxyEntryProblem).filter((problem) => problem !== null);
+    for (const message of problems) ctx.addIssue({ code: "custom", message });
+    return problems.length > 0 ? z.NEVER : entries;
+  });
 
 const envSchema = z.object({
   NODE_ENV: z.enum(["development", "test", "production"]).default("development"),
@@ -10,6 +78,7 @@ const envSchema = z.object({
   HOST: z.string().default("0.0.0.0"),
   APP_URL: optionalUrl,
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+  TRUST_PROXY: trustProxySetting,
 
   DATABASE_URL: optionalUrl,
   DATA_DIR: z.string().default("data"),
@@ -67,6 +136,7 @@ export type Env = {
   host: string;
   appUrl: string;
   logLevel: z.infer<typeof envSchema>["LOG_LEVEL"];
+  trustProxy: TrustProxy;
   database: { kind: "postgres"; url: string } | { kind: "pglite"; dataDir: string | null };
   contactWebhookUrl: string | null;
   chatWidgetUrl: string | null;
@@ -123,6 +193,8 @@ export function readEnv(source: Record<string, string | undefined> = process.env
     host: env.HOST,
     appUrl,
     logLevel: env.LOG_LEVEL,
+    // Unset, production trusts the proxies on the private network only, and elsewhere no proxy.
+    trustProxy: env.TRUST_PROXY ?? (isProduction ? [...PRIVATE_NETWORK_PROXIES] : false),
     database: env.DATABASE_URL
       ? { kind: "postgres", url: env.DATABASE_URL }
       : { kind: "pglite", dataDir: resolve(env.DATA_DIR) },

@@ -3,8 +3,9 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import { betterAuth } from "better-auth";
 import { drizzleAdapter } from "better-auth/adapters/drizzle";
+import { createAuthMiddleware, isAPIError } from "better-auth/api";
 import { genericOAuth, type GenericOAuthConfig } from "better-auth/plugins/generic-oauth";
-import { and, eq, isNull } from "drizzle-orm";
+import { and, eq, isNull, sql } from "drizzle-orm";
 import type { FastifyBaseLogger } from "fastify";
 import { MIN_PASSWORD_LENGTH } from "../../shared/contracts/accounts.ts";
 import type { Provider } from "../../shared/plans.ts";
@@ -20,7 +21,9 @@ import {
 } from "../db/schema.ts";
 import type { Env } from "../env.ts";
 import { passwordResetEmail, verificationEmail } from "../features/accounts/account-emails.ts";
+import { claimVerificationMail, verificationMailRefused } from "../features/accounts/account-mail-limit.ts";
 import type { Mailer } from "../integrations/mail.ts";
+import { createPasswordHashing } from "./password-hashing.ts";
 
 /** The header the app sets to the client address Fastify computed; a client's own value is dropped. */
 export const CLIENT_IP_HEADER = "x-client-ip";
@@ -34,6 +37,28 @@ export async function resetMailSent(task: () => Promise<unknown>): Promise<boole
   const outcome = { failed: false };
   await resetMailOutcome.run(outcome, task);
   return !outcome.failed;
+}
+
+// Verification mails are limited per account where every path meets: the library's callback. A
+// refused mail is not an error there, so that the library's own endpoint answers as it does for an
+// unknown address; a caller that may tell the user learns of it through this store.
+const verificationMailStore = new AsyncLocalStorage<{ limited: boolean }>();
+
+/** Runs `task` (which asks Better Auth for a verification mail) and says what became of the mail. */
+export async function verificationMailOutcome(task: () => Promise<unknown>): Promise<"sent" | "limited" | "failed"> {
+  const outcome = { limited: false };
+  try {
+    await verificationMailStore.run(outcome, task);
+  } catch {
+    return "failed";
+  }
+  return outcome.limited ? "limited" : "sent";
+}
+
+/** The email of a sign-in request's body, when it has one. */
+function signInEmail(body: unknown): string | null {
+  if (typeof body !== "object" || body === null || !("email" in body) || typeof body.email !== "string") return null;
+  return body.email;
 }
 
 const PROVIDER_BY_ACCOUNT: Record<string, Provider> = {
@@ -122,6 +147,7 @@ export function createAuth(options: { env: Env; db: Db; mailer: Mailer; log: Fas
     }),
     emailAndPassword: {
       enabled: true,
+      password: createPasswordHashing(),
       requireEmailVerification: true,
       autoSignIn: false,
       minPasswordLength: MIN_PASSWORD_LENGTH,
@@ -146,9 +172,35 @@ export function createAuth(options: { env: Env; db: Db; mailer: Mailer; log: Fas
       autoSignInAfterVerification: false,
       expiresIn: 24 * 60 * 60,
       async sendVerificationEmail({ user, token }) {
+        if (!(await claimVerificationMail(db, user.id, Date.now()))) {
+          const outcome = verificationMailStore.getStore();
+          if (outcome) outcome.limited = true;
+          log.warn({ userId: user.id }, "verification mail not sent: the account had its share in this window");
+          return;
+        }
         const url = `${env.appUrl}/verify-email?${new URLSearchParams({ oobCode: token })}`;
         await mailer.send(verificationEmail({ to: user.email, name: user.name, url }));
       },
+    },
+    hooks: {
+      // Signing in with an unverified email asks for a mail, and the library answers 403 ("we sent
+      // you a new link") whether or not it went out. Once a mail of this account was refused in the
+      // current window, the answer is 429 instead: the password was right, so it reveals nothing
+      // the 403 does not.
+      after: createAuthMiddleware(async (ctx) => {
+        if (ctx.path !== "/sign-in/email") return;
+        const returned = ctx.context.returned;
+        if (!isAPIError(returned) || returned.body?.code !== "EMAIL_NOT_VERIFIED") return;
+        const email = signInEmail(ctx.body);
+        if (!email) return;
+        const [user] = await db
+          .select({ id: users.id })
+          .from(users)
+          .where(sql`lower(${users.email}) = ${email.toLowerCase()}`);
+        if (!user || !(await verificationMailRefused(db, user.id, Date.now()))) return;
+        // A Response, because the library keeps the endpoint's status for an error a hook throws.
+        return Response.json({ code: "TOO_MANY_REQUESTS", message: "Too many verification emails." }, { status: 429 });
+      }),
     },
     account: {
       // An email that already has an account is not silently joined to a new sign-in method.

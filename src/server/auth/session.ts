@@ -1,9 +1,11 @@
-// Who is calling: the session comes from Better Auth, the entitlements from our users row, and
-// the effective plan is decided here on the server, never taken from the browser.
+// Who is calling: the session comes from Better Auth's session table, the entitlements from our
+// users row, and the effective plan is decided here on the server, never taken from the browser.
+import { createHmac, timingSafeEqual } from "node:crypto";
+import { parseCookie } from "cookie";
 import { eq } from "drizzle-orm";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { effectivePlan, type Plan } from "../../shared/plans.ts";
-import { users } from "../db/schema.ts";
+import { sessions, users } from "../db/schema.ts";
 import { sendError } from "../plugins/errors.ts";
 import { toWebHeaders } from "./auth.routes.ts";
 
@@ -15,12 +17,51 @@ declare module "fastify" {
   }
 }
 
-export async function currentUser(request: FastifyRequest): Promise<CurrentUser | null> {
+/**
+ * The session token from the signed session cookie, or null when it is missing or its signature
+ * is wrong. The auth library signs the cookie as `token.base64(HMAC-SHA256(secret, token))`; this
+ * checks it synchronously, off the thread pool that password hashing keeps busy during a burst of
+ * sign-ins.
+ */
+export function signedSessionToken(cookieHeader: string | undefined, cookieName: string, secret: string): string | null {
+  if (!cookieHeader) return null;
+  const value = parseCookie(cookieHeader)[cookieName];
+  const dot = value?.lastIndexOf(".") ?? -1;
+  if (!value || dot < 1) return null;
+  const token = value.slice(0, dot);
+  const signature = Buffer.from(value.slice(dot + 1), "base64");
+  const expected = createHmac("sha256", secret).update(token).digest();
+  return signature.length === expected.length && timingSafeEqual(signature, expected) ? token : null;
+}
+
+/** The library's answer, for what the one-query read leaves to it: refreshing and removing sessions. */
+async function currentUserFromAuthLibrary(request: FastifyRequest): Promise<CurrentUser | null> {
   const { auth, db } = request.server;
   const session = await auth.api.getSession({ headers: toWebHeaders(request) });
   if (!session) return null;
   const [user] = await db.select().from(users).where(eq(users.id, session.user.id));
   return user ? { ...user, plan: effectivePlan(user, new Date()) } : null;
+}
+
+/**
+ * The signed-in user, read with the session in one query. A session that has expired, or is old
+ * enough to be extended (once a day), goes through the auth library, which removes or extends it.
+ */
+export async function currentUser(request: FastifyRequest): Promise<CurrentUser | null> {
+  const { auth, db } = request.server;
+  const { authCookies, secret, sessionConfig } = await auth.$context;
+  const token = signedSessionToken(request.headers.cookie, authCookies.sessionToken.name, secret);
+  if (!token) return null;
+  const [row] = await db
+    .select({ user: users, expiresAt: sessions.expiresAt })
+    .from(sessions)
+    .innerJoin(users, eq(users.id, sessions.userId))
+    .where(eq(sessions.token, token));
+  if (!row) return null;
+  const now = Date.now();
+  const extendFrom = row.expiresAt.getTime() - (sessionConfig.expiresIn - sessionConfig.updateAge) * 1000;
+  if (row.expiresAt.getTime() <= now || extendFrom <= now) return currentUserFromAuthLibrary(request);
+  return { ...row.user, plan: effectivePlan(row.user, new Date(now)) };
 }
 
 /** Hook: a signed-in user with a verified email, else 401 or 403. Sets request.user. */

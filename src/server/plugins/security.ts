@@ -1,5 +1,5 @@
 // Security headers, with a Content-Security-Policy derived from the configured integrations.
-import helmet from "@fastify/helmet";
+import helmet from "helmet";
 import type { FastifyInstance } from "fastify";
 import type { Env } from "../env.ts";
 
@@ -46,11 +46,17 @@ export function contentSecurityPolicy(env: Env) {
   };
 }
 
-export async function registerSecurityHeaders(app: FastifyInstance, env: Env) {
-  await app.register(helmet, {
+/**
+ * Sets helmet's headers on every answer, 404s and errors included. The middleware is built once:
+ * the Fastify wrapper built it again (parsing the policy) on every request, a tenth of the time of
+ * a cached read.
+ */
+export function registerSecurityHeaders(app: FastifyInstance, env: Env) {
+  const setHeaders = helmet({
     contentSecurityPolicy: { useDefaults: false, directives: contentSecurityPolicy(env) },
     crossOriginEmbedderPolicy: false,
-    hsts: env.isProduction ? { maxAge: 31_536_000, includeSubDomains: true } : false,
+    strictTransportSecurity: env.isProduction ? { maxAge: 31_536_000, includeSubDomains: true } : false,
     referrerPolicy: { policy: "strict-origin-when-cross-origin" },
   });
+  app.addHook("onRequest", (request, reply, done) => setHeaders(request.raw, reply.raw, () => done()));
 }

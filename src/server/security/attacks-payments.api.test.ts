@@ -8,24 +8,23 @@
 // (billing-waitlist.api.test.ts); an amount sent by the browser (billing-checkout.api.test.ts).
 import { createHmac } from "node:crypto";
 import { eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { paystackSignature } from "../../../dev/fakes/paystack-simulator.ts";
 import { users } from "../db/schema.ts";
-import { ipAllocator, type TestUser } from "../testing/accounts.ts";
+import { ipAllocator } from "../testing/accounts.ts";
 import {
   auditEntries,
   checkoutReference,
+  NOTHING_PAID,
   paymentRow,
   postWebhook,
   receiptJobs,
   simulatePayment,
   simulatorSecretKey,
-  startBillingApp,
+  useBillingApp,
   userRow,
-  type billingApi,
   type SimulatedTransaction,
 } from "../testing/billing.ts";
-import type { TestApp } from "../testing/test-app.ts";
 import { expectNothingChanged, expectRefused } from "./attack-kit.ts";
 
 const nextIp = ipAllocator(62);
@@ -46,33 +45,9 @@ const USERS = {
   referenceOwner: {},
   oversized: {},
 } as const;
-type UserKey = keyof typeof USERS;
-
-const FREE = {
-  subscriptionPlan: "legacyFree",
-  subscriptionStatus: "inactive",
-  subscriptionEnd: null,
-  intermediatePaid: false,
-  advancedPaid: false,
-  waitlistPaid: false,
-};
 
 describe("attacks on payments", () => {
-  let t: TestApp;
-  let api: ReturnType<typeof billingApi>;
-  let user: (key: UserKey) => TestUser;
-
-  beforeAll(async () => {
-    ({ t, api, user } = await startBillingApp(nextIp, USERS));
-  });
-  afterAll(() => t.close());
-
-  const buy = async (who: TestUser, plan: "intermediate" | "advanced" = "intermediate") => checkoutReference(await api.buy(who, plan));
-  const joinWaitlist = async (who: TestUser, plan: "intermediate" | "advanced" = "intermediate") =>
-    checkoutReference(await api.joinWaitlist(who, plan));
-  /** Paid at Paystack (the simulator), with no webhook yet: what happens next is the attack's. */
-  const paidAtPaystack = async (reference: string) =>
-    (await simulatePayment(t, reference, { outcome: "success", deliverWebhook: false })).data;
+  const { t, api, user, buy, joinWaitlist, paidAtPaystack } = useBillingApp(nextIp, USERS);
   const chargeSuccess = (data: SimulatedTransaction | Record<string, unknown>) => ({ event: "charge.success", data });
 
   describe("someone else's reference", () => {
@@ -89,8 +64,8 @@ describe("attacks on payments", () => {
         expectRefused(await api.verify(null, reference), 401);
         expectRefused(await api.verifyWaitlist(null, reference), 401);
       });
-      expect(await userRow(t, intruder.id)).toMatchObject(FREE);
-      expect(await userRow(t, owner.id)).toMatchObject(FREE);
+      expect(await userRow(t, intruder.id)).toMatchObject(NOTHING_PAID);
+      expect(await userRow(t, owner.id)).toMatchObject(NOTHING_PAID);
     });
 
     it("a genuine webhook naming the intruder (email, metadata) credits the user who started the checkout, never the intruder", async () => {
@@ -108,7 +83,7 @@ describe("attacks on payments", () => {
       const response = await postWebhook(t, chargeSuccess(lying));
       expect(response.statusCode, response.body).toBe(200);
       expect(await userRow(t, owner.id)).toMatchObject({ subscriptionPlan: "intermediate", subscriptionStatus: "active" });
-      expect(await userRow(t, intruder.id)).toMatchObject(FREE);
+      expect(await userRow(t, intruder.id)).toMatchObject(NOTHING_PAID);
       expect(await auditEntries(t, intruder.id)).toEqual([]);
     });
   });
@@ -124,7 +99,7 @@ describe("attacks on payments", () => {
           expect((await postWebhook(t, chargeSuccess({ ...data, status }))).statusCode).toBe(200);
           expectRefused(await api.verify(who, `${reference}-not-mine`), 404);
         });
-        expect(await userRow(t, who.id)).toMatchObject(FREE);
+        expect(await userRow(t, who.id)).toMatchObject(NOTHING_PAID);
       },
     );
 
@@ -136,7 +111,7 @@ describe("attacks on payments", () => {
         const data = await paidAtPaystack(reference);
         expect((await postWebhook(t, chargeSuccess({ ...data, status }))).statusCode).toBe(200);
         expect(await paymentRow(t, reference)).toMatchObject({ status, creditedAt: null, paidAt: null });
-        expect(await userRow(t, who.id)).toMatchObject(FREE);
+        expect(await userRow(t, who.id)).toMatchObject(NOTHING_PAID);
         expect(await auditEntries(t, who.id)).toEqual([]);
         expect(await receiptJobs(t, reference)).toEqual([]);
       },
@@ -162,7 +137,7 @@ describe("attacks on payments", () => {
           expect(response.statusCode, JSON.stringify(tampered)).toBe(200);
         }
       });
-      expect(await userRow(t, who.id)).toMatchObject(FREE);
+      expect(await userRow(t, who.id)).toMatchObject(NOTHING_PAID);
     });
 
     it("a waitlist payment settled for a smaller amount or another currency: verify 409, no place", async () => {
@@ -176,7 +151,7 @@ describe("attacks on payments", () => {
           expect(response.json().error.code).toBe("PAYMENT_MISMATCH");
         });
       }
-      expect(await userRow(t, who.id)).toMatchObject(FREE);
+      expect(await userRow(t, who.id)).toMatchObject(NOTHING_PAID);
     });
   });
 
@@ -278,7 +253,7 @@ describe("attacks on payments", () => {
         });
         expectRefused(renamed, 401);
       });
-      expect(await userRow(t, who.id)).toMatchObject(FREE);
+      expect(await userRow(t, who.id)).toMatchObject(NOTHING_PAID);
     });
 
     it("a signed body over the size limit, or sent as another content type, is refused before crediting", async () => {
@@ -300,7 +275,7 @@ describe("attacks on payments", () => {
           expectRefused(response, 415, contentType);
         }
       });
-      expect(await userRow(t, who.id)).toMatchObject(FREE);
+      expect(await userRow(t, who.id)).toMatchObject(NOTHING_PAID);
     });
   });
 });

@@ -3,6 +3,7 @@
 // posted as Paystack would post them (signed with the secret key, or not).
 import { and, asc, eq, sql } from "drizzle-orm";
 import type { InjectOptions } from "fastify";
+import { afterAll, beforeAll } from "vitest";
 import { z } from "zod";
 import { paystackSignature } from "../../../dev/fakes/paystack-simulator.ts";
 import type { PaidPlan } from "../../shared/plans.ts";
@@ -141,6 +142,64 @@ export async function receiptJobs(t: TestApp, reference: string) {
     .select()
     .from(jobs)
     .where(and(eq(jobs.kind, RECEIPT_JOB), sql`${jobs.payload}->>'reference' = ${reference}`));
+}
+
+/** A user's row before any payment: the plan they signed up with, nothing paid for. */
+export const NOTHING_PAID = {
+  subscriptionPlan: "legacyFree",
+  subscriptionStatus: "inactive",
+  subscriptionEnd: null,
+  intermediatePaid: false,
+  advancedPaid: false,
+  waitlistPaid: false,
+} as const;
+
+/**
+ * A listening app with one signed-in user per key for the enclosing describe block: started
+ * before its tests, closed after them. What it returns may be unpacked at once and used inside
+ * the tests; `t` reaches the app started for them.
+ */
+export function useBillingApp<K extends string>(nextIp: () => string, users: Record<K, TestUserPlan>) {
+  let started: TestApp | undefined;
+  let lookup: ((key: K) => TestUser) | undefined;
+  beforeAll(async () => {
+    started = await createTestApp({ listen: true });
+    lookup = await createTestUsers(started, nextIp, users);
+  });
+  afterAll(() => started?.close());
+
+  const current = () => {
+    if (!started) throw new Error("the billing app starts before the tests: use it inside one");
+    return started;
+  };
+  const t: TestApp = {
+    get app() {
+      return current().app;
+    },
+    get database() {
+      return current().database;
+    },
+    get baseUrl() {
+      return current().baseUrl;
+    },
+    close: () => current().close(),
+  };
+  const api = billingApi(t, nextIp);
+  return {
+    t,
+    api,
+    user(key: K): TestUser {
+      if (!lookup) throw new Error("the test users are made before the tests: use them inside one");
+      return lookup(key);
+    },
+    /** Starts a subscription checkout; returns the server's reference. */
+    buy: async (who: TestUser, plan: PaidPlan = "intermediate") => checkoutReference(await api.buy(who, plan)),
+    /** Starts a waitlist checkout; returns the server's reference. */
+    joinWaitlist: async (who: TestUser, plan: PaidPlan = "intermediate") => checkoutReference(await api.joinWaitlist(who, plan)),
+    /** Paid at Paystack (the simulator), with no webhook yet; returns Paystack's transaction. */
+    paidAtPaystack: async (reference: string) =>
+      (await simulatePayment(t, reference, { outcome: "success", deliverWebhook: false })).data,
+  };
 }
 
 /** A listening app (the simulator calls it back over HTTP) with one signed-in user per key. */

@@ -4,11 +4,12 @@ import { APIError } from "better-auth/api";
 import { and, count, eq, gt, like, sql } from "drizzle-orm";
 import { AUTH_MESSAGES, type RegisterResponse } from "../../../shared/contracts/accounts.ts";
 import { accessLevelLabel, tracksForPlan, type Plan } from "../../../shared/plans.ts";
-import { resetMailSent, type Auth } from "../../auth/auth.ts";
+import { resetMailSent, verificationMailOutcome, type Auth } from "../../auth/auth.ts";
 import type { CurrentUser } from "../../auth/session.ts";
 import type { Db } from "../../db/client.ts";
 import { users, verifications } from "../../db/schema.ts";
 import { HttpError } from "../../plugins/errors.ts";
+import { ACCOUNT_MAIL_WINDOW_MS, MAILS_PER_ACCOUNT } from "./account-mail-limit.ts";
 
 async function findUserByEmail(db: Db, email: string) {
   const [user] = await db
@@ -18,14 +19,14 @@ async function findUserByEmail(db: Db, email: string) {
   return user ?? null;
 }
 
-/** Sends the verification mail; false when the mail could not be sent. */
-async function sendVerification(auth: Auth, email: string, headers: Headers): Promise<boolean> {
-  try {
-    await auth.api.sendVerificationEmail({ body: { email }, headers });
-    return true;
-  } catch {
-    return false;
-  }
+/** The account had its share of mails lately: the answer of the per-address limit, in its words. */
+function tooManyMails() {
+  return new HttpError(429, "FST_ERR_RATE_LIMIT_EXCEEDED", "Too many requests. Please try again later.");
+}
+
+/** Asks for the verification mail: sent, refused by the per-account limit, or failed. */
+function sendVerification(auth: Auth, email: string, headers: Headers) {
+  return verificationMailOutcome(() => auth.api.sendVerificationEmail({ body: { email }, headers }));
 }
 
 export async function register(
@@ -36,9 +37,11 @@ export async function register(
   const existing = await findUserByEmail(deps.db, input.email);
   if (existing?.emailVerified) throw new HttpError(409, "ALREADY_VERIFIED", AUTH_MESSAGES.alreadyVerified);
   if (existing) {
-    if (!(await sendVerification(deps.auth, input.email, headers))) {
-      throw new HttpError(502, "MAIL_FAILED", AUTH_MESSAGES.verificationMailFailed);
-    }
+    // This answer already tells whether the email is registered (SPEC section 4), so saying that
+    // its mails are used up tells nothing more.
+    const outcome = await sendVerification(deps.auth, input.email, headers);
+    if (outcome === "limited") throw tooManyMails();
+    if (outcome === "failed") throw new HttpError(502, "MAIL_FAILED", AUTH_MESSAGES.verificationMailFailed);
     return { status: "verification-resent", message: AUTH_MESSAGES.verificationResent };
   }
 
@@ -57,20 +60,14 @@ export async function register(
     throw new HttpError(500, "REGISTRATION_FAILED", AUTH_MESSAGES.registrationFailed);
   }
 
-  if (!(await sendVerification(deps.auth, input.email, headers))) {
+  // A new account has had no mail yet, so only a failure stops this one.
+  if ((await sendVerification(deps.auth, input.email, headers)) !== "sent") {
     return { status: "created-mail-failed", message: AUTH_MESSAGES.verificationMailFailed };
   }
   return { status: "created", message: AUTH_MESSAGES.registrationSuccess };
 }
 
-/**
- * Reset links per account within RESET_LINK_WINDOW_MS. The per-address limit alone would let
- * requests from many addresses flood one inbox.
- */
-export const RESET_LINKS_PER_WINDOW = 3;
-export const RESET_LINK_WINDOW_MS = 15 * 60_000;
-
-/** Reset links the auth library issued for this user lately (each is a verification row until used). */
+/** Reset links the auth library issued for this user in the window (each is a verification row until used). */
 async function recentResetLinks(db: Db, userId: string, now: Date): Promise<number> {
   const [row] = await db
     .select({ links: count() })
@@ -79,7 +76,7 @@ async function recentResetLinks(db: Db, userId: string, now: Date): Promise<numb
       and(
         like(verifications.identifier, "reset-password:%"),
         eq(verifications.value, userId),
-        gt(verifications.createdAt, new Date(now.getTime() - RESET_LINK_WINDOW_MS)),
+        gt(verifications.createdAt, new Date(now.getTime() - ACCOUNT_MAIL_WINDOW_MS)),
       ),
     );
   return row?.links ?? 0;
@@ -92,9 +89,7 @@ export async function requestPasswordReset(
 ): Promise<void> {
   const user = await findUserByEmail(deps.db, email);
   if (!user) throw new HttpError(404, "USER_NOT_FOUND", AUTH_MESSAGES.forgotNoUser);
-  if ((await recentResetLinks(deps.db, user.id, new Date())) >= RESET_LINKS_PER_WINDOW) {
-    throw new HttpError(429, "FST_ERR_RATE_LIMIT_EXCEEDED", "Too many requests. Please try again later.");
-  }
+  if ((await recentResetLinks(deps.db, user.id, new Date())) >= MAILS_PER_ACCOUNT) throw tooManyMails();
   const sent = await resetMailSent(() =>
     deps.auth.api.requestPasswordReset({ body: { email, redirectTo: `${deps.appUrl}/reset-password` }, headers }),
   );

@@ -28,7 +28,7 @@ function adminId(user: CurrentUser | null): string {
 export const adminContentRoutes: FastifyPluginAsyncZod = async (app) => {
   // Before the answer leaves: whoever reads the program list next sees the change.
   app.addHook("onSend", async (request, reply) => {
-    if (request.method !== "GET" && reply.statusCode < 400) app.programs.invalidate();
+    if (request.method !== "GET" && reply.statusCode < 400) app.catalog.invalidate();
   });
 
   app.get("/api/admin/programs", { schema: { response: { 200: adminProgramListSchema } } }, async () => ({

@@ -70,8 +70,8 @@ type ListUsersInput = { page: number; search?: string | undefined; waitlistPendi
 
 export async function listUsers(db: Db, input: ListUsersInput): Promise<UserList> {
   const filters: SQL[] = [];
-  // lower(email) LIKE: the trigram index users_email_trgm_idx serves it.
-  if (input.search) filters.push(sql`lower(${users.email}) like lower(${containsPattern(input.search)}) escape '\\'`);
+  // email_search is lower(email), stored: the trigram index users_email_search_trgm_idx serves it.
+  if (input.search) filters.push(sql`${users.emailSearch} like lower(${containsPattern(input.search)}) escape '\\'`);
   if (input.waitlistPending) filters.push(sql`${users.waitlistPaid} and not ${users.waitlistAdmitted}`);
   const where = and(...filters);
 

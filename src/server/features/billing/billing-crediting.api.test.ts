@@ -2,24 +2,21 @@
 // the charge.success webhook may arrive in any order, any number of times; forged, tampered,
 // foreign, failed and abandoned payments credit nothing.
 import { addMonths } from "date-fns";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { paystackSignature } from "../../../../dev/fakes/paystack-simulator.ts";
 import { payments } from "../../db/schema.ts";
 import { ipAllocator, mailsTo, me, type TestUser, type TestUserPlan } from "../../testing/accounts.ts";
-import type {
-  billingApi} from "../../testing/billing.ts";
 import {
   auditEntries,
-  checkoutReference,
+  NOTHING_PAID,
   paymentRow,
   postWebhook,
   receiptJobs,
   simulatePayment,
   simulatorSecretKey,
+  useBillingApp,
   userRow,
-  startBillingApp,
 } from "../../testing/billing.ts";
-import type { TestApp } from "../../testing/test-app.ts";
 
 const nextIp = ipAllocator(41);
 
@@ -38,25 +35,13 @@ const USERS = {
   abandoned: {},
   windowClosed: {},
 } satisfies Record<string, TestUserPlan>;
-type UserKey = keyof typeof USERS;
-
-const NOT_CREDITED = { subscriptionPlan: "legacyFree", subscriptionStatus: "inactive", subscriptionEnd: null, intermediatePaid: false };
 
 describe("crediting a payment", () => {
-  let t: TestApp;
-  let api: ReturnType<typeof billingApi>;
-  let user: (key: UserKey) => TestUser;
-
-  beforeAll(async () => {
-    ({ t, api, user } = await startBillingApp(nextIp, USERS));
-  });
-  afterAll(() => t.close());
-
-  const startCheckout = async (who: TestUser) => checkoutReference(await api.buy(who, "intermediate"));
+  const { t, api, user, buy, paidAtPaystack } = useBillingApp(nextIp, USERS);
 
   /** Nothing changed for this user: plan, payment still pending, no audit entry, no receipt. */
   async function expectNotCredited(who: TestUser, reference: string, paymentStatus = "pending") {
-    expect(await userRow(t, who.id)).toMatchObject(NOT_CREDITED);
+    expect(await userRow(t, who.id)).toMatchObject(NOTHING_PAID);
     expect(await paymentRow(t, reference)).toMatchObject({ status: paymentStatus, creditedAt: null });
     expect(await auditEntries(t, who.id)).toEqual([]);
     expect(await receiptJobs(t, reference)).toEqual([]);
@@ -65,8 +50,8 @@ describe("crediting a payment", () => {
 
   it("20 verify calls and webhooks at once for one payment credit it exactly once", async () => {
     const racer = user("racer");
-    const reference = await startCheckout(racer);
-    const { data } = await simulatePayment(t, reference, { outcome: "success", deliverWebhook: false });
+    const reference = await buy(racer);
+    const data = await paidAtPaystack(reference);
     const event = { event: "charge.success", data };
 
     const before = new Date();
@@ -103,8 +88,8 @@ describe("crediting a payment", () => {
   describe("webhooks", () => {
     it("refuses a forged or missing signature with 401 and credits nothing; the real one credits", async () => {
       const forged = user("forged");
-      const reference = await startCheckout(forged);
-      const { data } = await simulatePayment(t, reference, { outcome: "success", deliverWebhook: false });
+      const reference = await buy(forged);
+      const data = await paidAtPaystack(reference);
       const body = JSON.stringify({ event: "charge.success", data });
       const key = simulatorSecretKey(t);
       const attempts = [
@@ -139,13 +124,13 @@ describe("crediting a payment", () => {
       expect(response.json()).toEqual({ received: true });
       expect(await t.database.db.select().from(payments)).toEqual(paymentsBefore);
       expect(await receiptJobs(t, "LTF-INTERMEDIATE-1")).toEqual([]);
-      expect(await userRow(t, bystander.id)).toMatchObject(NOT_CREDITED);
+      expect(await userRow(t, bystander.id)).toMatchObject(NOTHING_PAID);
     });
 
     it("answers 200 to other events and ignores them, even for a paid reference", async () => {
       const who = user("otherEvents");
-      const reference = await startCheckout(who);
-      const { data } = await simulatePayment(t, reference, { outcome: "success", deliverWebhook: false });
+      const reference = await buy(who);
+      const data = await paidAtPaystack(reference);
       for (const event of ["transfer.success", "refund.processed", "charge.dispute.create", "subscription.create"]) {
         const response = await postWebhook(t, { event, data });
         expect(response.statusCode, event).toBe(200);
@@ -166,7 +151,7 @@ describe("crediting a payment", () => {
   describe("tampered payments", () => {
     it("an amount that differs from the order: verify 409 PAYMENT_MISMATCH, not credited", async () => {
       const who = user("amountTampered");
-      const reference = await startCheckout(who);
+      const reference = await buy(who);
       await simulatePayment(t, reference, { outcome: "success", amount: 100, deliverWebhook: false });
       const response = await api.verify(who, reference);
       expect(response.statusCode, response.body).toBe(409);
@@ -176,7 +161,7 @@ describe("crediting a payment", () => {
 
     it("another currency: verify 409 PAYMENT_MISMATCH, not credited", async () => {
       const who = user("currencyTampered");
-      const reference = await startCheckout(who);
+      const reference = await buy(who);
       await simulatePayment(t, reference, { outcome: "success", currency: "USD", deliverWebhook: false });
       const response = await api.verify(who, reference);
       expect(response.statusCode, response.body).toBe(409);
@@ -186,7 +171,7 @@ describe("crediting a payment", () => {
 
     it("a webhook with a mismatching amount is acknowledged with 200 but not credited", async () => {
       const who = user("webhookTampered");
-      const reference = await startCheckout(who);
+      const reference = await buy(who);
       const { webhook, data } = await simulatePayment(t, reference, { outcome: "success", amount: 54_000, deliverWebhook: true });
       expect(webhook).toEqual({ delivered: true, statusCode: 200 });
       expect((await postWebhook(t, { event: "charge.success", data: { ...data, amount: 5_410_000 } })).statusCode).toBe(200);
@@ -197,14 +182,14 @@ describe("crediting a payment", () => {
   it("someone else's reference: 404, and the owner's payment is not credited to anyone", async () => {
     const owner = user("owner");
     const intruder = user("intruder");
-    const reference = await startCheckout(owner);
-    await simulatePayment(t, reference, { outcome: "success", deliverWebhook: false });
+    const reference = await buy(owner);
+    await paidAtPaystack(reference);
 
     const response = await api.verify(intruder, reference);
     expect(response.statusCode, response.body).toBe(404);
     expect(response.json()).toEqual({ error: { code: "PAYMENT_NOT_FOUND", message: "This payment reference is not yours." } });
     await expectNotCredited(owner, reference);
-    expect(await userRow(t, intruder.id)).toMatchObject(NOT_CREDITED);
+    expect(await userRow(t, intruder.id)).toMatchObject(NOTHING_PAID);
 
     const unknown = await api.verify(intruder, "LTF-INTERMEDIATE-1");
     expect(unknown.statusCode).toBe(404);
@@ -213,7 +198,7 @@ describe("crediting a payment", () => {
 
   it("a declined payment: 402 PAYMENT_NOT_SUCCESSFUL and the payment is marked failed", async () => {
     const who = user("declined");
-    const reference = await startCheckout(who);
+    const reference = await buy(who);
     const { webhook } = await simulatePayment(t, reference, { outcome: "failed" });
     expect(webhook).toBeNull(); // Paystack sends no webhook for a declined charge.
     const response = await api.verify(who, reference);
@@ -224,7 +209,7 @@ describe("crediting a payment", () => {
 
   it("a declined attempt paid on retry is credited after all", async () => {
     const who = user("retried");
-    const reference = await startCheckout(who);
+    const reference = await buy(who);
     await simulatePayment(t, reference, { outcome: "failed" });
     expect((await api.verify(who, reference)).statusCode).toBe(402);
     expect(await paymentRow(t, reference)).toMatchObject({ status: "failed" });
@@ -240,7 +225,7 @@ describe("crediting a payment", () => {
 
   it("an abandoned payment (window closed, never paid): 402 and still pending", async () => {
     const who = user("abandoned");
-    const reference = await startCheckout(who);
+    const reference = await buy(who);
     const response = await api.verify(who, reference);
     expect(response.statusCode, response.body).toBe(402);
     expect(response.json()).toMatchObject({ error: { code: "PAYMENT_NOT_SUCCESSFUL" } });
@@ -249,7 +234,7 @@ describe("crediting a payment", () => {
 
   it("a payment that succeeded after the window closed is credited by the webhook alone", async () => {
     const who = user("windowClosed");
-    const reference = await startCheckout(who);
+    const reference = await buy(who);
     // No verify call: the browser is gone; Paystack's webhook is the only news.
     const { webhook } = await simulatePayment(t, reference, { outcome: "success", deliverWebhook: true });
     expect(webhook).toEqual({ delivered: true, statusCode: 200 });

@@ -1,8 +1,9 @@
-import { eq } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from "vitest";
 import { modules, programs } from "../../db/schema.ts";
 import { SEED_PROGRAMS } from "../../db/seed-content.ts";
 import { createTestApp, type TestApp } from "../../testing/test-app.ts";
+import { createCatalogCache } from "./catalog.service.ts";
 
 const PUBLIC_FIELDS = ["description", "duration", "id", "moduleCount", "order", "priceUsd", "title"];
 
@@ -26,7 +27,7 @@ describe("GET /api/programs", () => {
 
   async function listPrograms(): Promise<ProgramBody[]> {
     // These tests change rows behind the app's back; only admin routes clear its program cache.
-    t.app.programs.invalidate();
+    t.app.catalog.invalidate();
     const response = await t.app.inject({ method: "GET", url: "/api/programs" });
     expect(response.statusCode).toBe(200);
     expect(response.headers["content-type"]).toMatch(/^application\/json/);
@@ -163,5 +164,32 @@ describe("GET /api/programs", () => {
     await t.database.db.delete(modules).where(eq(modules.id, first.id));
     const after = (await listPrograms()).find((program) => program.id === "beginner");
     expect(after?.moduleCount).toBe(Number(before?.moduleCount) - 1);
+  });
+});
+
+describe("the catalog cache when the database cannot be read", () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp();
+  });
+  afterAll(() => t.close());
+
+  it("keeps serving the last catalog it read, but never one an admin change cleared", async () => {
+    const cache = createCatalogCache(t.database.db, 10_000);
+    const before = await cache.read(0);
+    expect(before.summaries.map((p) => p.id)).toEqual(["beginner", "intermediate", "advanced"]);
+
+    await t.database.db.execute(sql`alter table programs rename to programs_hidden`);
+    try {
+      expect(await cache.read(60_000)).toBe(before);
+      expect(await cache.read(120_000)).toBe(before);
+      cache.invalidate();
+      await expect(cache.read(120_001)).rejects.toThrow();
+    } finally {
+      await t.database.db.execute(sql`alter table programs_hidden rename to programs`);
+    }
+    const after = await cache.read(120_002);
+    expect(after).not.toBe(before);
+    expect(after.summaries).toEqual(before.summaries);
   });
 });

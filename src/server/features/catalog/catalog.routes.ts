@@ -1,10 +1,10 @@
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
-import { programListSchema } from "../../../shared/contracts/catalog.ts";
 
 export const catalogRoutes: FastifyPluginAsyncZod = async (app) => {
-  app.get(
-    "/api/programs",
-    { schema: { response: { 200: programListSchema } } },
-    async () => ({ programs: await app.programs.list() }),
-  );
+  // The list is serialised once per catalog read (typed as ProgramList in loadCatalog), not on
+  // every request: this is the page every visitor's first screen asks for.
+  app.get("/api/programs", async (_request, reply) => {
+    const { summariesJson } = await app.catalog.read();
+    return reply.type("application/json; charset=utf-8").send(summariesJson);
+  });
 };

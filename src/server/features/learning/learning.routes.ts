@@ -24,20 +24,26 @@ export const learningRoutes: FastifyPluginAsyncZod = async (app) => {
   });
 
   app.get("/api/progress", { schema: { response: { 200: progressSummarySchema } } }, async (request) => ({
-    programs: await progressSummary(app.db, learner(request.user).id),
+    programs: await progressSummary(app.db, await app.catalog.read(), learner(request.user).id),
   }));
 
   app.get(
     "/api/programs/:track",
     { schema: { params: trackParamsSchema, response: { 200: trackDetailSchema } } },
-    async (request) => getTrack(app.db, learner(request.user), request.params.track),
+    async (request) => getTrack(app.db, await app.catalog.read(), learner(request.user), request.params.track),
   );
 
   app.post(
     "/api/programs/:track/modules/:moduleId/watched",
     { schema: { params: moduleParamsSchema, response: { 200: watchedResponseSchema } } },
     async (request) => ({
-      watched: await markWatched(app.db, learner(request.user), request.params.track, request.params.moduleId),
+      watched: await markWatched(
+        app.db,
+        await app.catalog.read(),
+        learner(request.user),
+        request.params.track,
+        request.params.moduleId,
+      ),
     }),
   );
 
@@ -47,7 +53,8 @@ export const learningRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: { params: trackParamsSchema, body: quizAnswerRequestSchema, response: { 200: quizAnswerResponseSchema } },
     },
     async (request) => {
-      const correct = await answerQuestion(app.db, learner(request.user), request.params.track, request.body);
+      const catalog = await app.catalog.read();
+      const correct = await answerQuestion(app.db, catalog, learner(request.user), request.params.track, request.body);
       return { correct, message: correct ? LEARNING_MESSAGES.correct : LEARNING_MESSAGES.incorrect };
     },
   );

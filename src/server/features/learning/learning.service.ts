@@ -1,10 +1,11 @@
 // Studying a track: what an entitled learner may see, marking videos watched and answering the
 // quiz. Every check is made here on the server from the user's effective plan.
-import { and, asc, desc, eq, inArray, sql } from "drizzle-orm";
+import { and, desc, eq, sql } from "drizzle-orm";
 import { LEARNING_MESSAGES, type TrackDetail } from "../../../shared/contracts/learning.ts";
 import { canOpenTrack, isTrack, type Plan, type Track } from "../../../shared/plans.ts";
 import type { Db } from "../../db/client.ts";
-import { modules, programs, quizAttempts, quizzes, userProgress } from "../../db/schema.ts";
+import { quizAttempts, userProgress } from "../../db/schema.ts";
+import type { Catalog, CatalogTrack } from "../catalog/catalog.service.ts";
 import { HttpError } from "../../plugins/errors.ts";
 import { optionLetter } from "../../../shared/quiz.ts";
 import { watchedModuleIds } from "./progress.ts";
@@ -12,22 +13,13 @@ import { watchedModuleIds } from "./progress.ts";
 type Learner = { id: string; plan: Plan };
 
 /** The track, if it exists and the learner may open it; 404 or 403 otherwise. */
-async function openTrack(db: Db, learner: Learner, trackId: string) {
-  const [program] = isTrack(trackId) ? await db.select().from(programs).where(eq(programs.id, trackId)) : [];
-  if (!program || !isTrack(program.id)) throw new HttpError(404, "PROGRAM_NOT_FOUND", LEARNING_MESSAGES.notFound);
-  const track: Track = program.id;
-  if (!canOpenTrack(learner.plan, track)) {
+function openTrack(catalog: Catalog, learner: Learner, trackId: string): CatalogTrack {
+  const track = isTrack(trackId) ? catalog.tracks.get(trackId) : undefined;
+  if (!track) throw new HttpError(404, "PROGRAM_NOT_FOUND", LEARNING_MESSAGES.notFound);
+  if (!canOpenTrack(learner.plan, track.program.id)) {
     throw new HttpError(403, "PREMIUM_ONLY", LEARNING_MESSAGES.premiumOnly);
   }
-  return { ...program, id: track };
-}
-
-async function trackModules(db: Db, track: Track) {
-  return db
-    .select({ id: modules.id, title: modules.title, description: modules.description, youtubeId: modules.youtubeId })
-    .from(modules)
-    .where(eq(modules.programId, track))
-    .orderBy(asc(modules.position));
+  return track;
 }
 
 async function progressData(db: Db, userId: string, track: Track): Promise<unknown> {
@@ -51,44 +43,54 @@ async function latestAnswers(db: Db, userId: string, track: Track) {
   return rows;
 }
 
-export async function getTrack(db: Db, learner: Learner, trackId: string): Promise<TrackDetail> {
-  const program = await openTrack(db, learner, trackId);
-  const [moduleList, data, [quiz]] = await Promise.all([
-    trackModules(db, program.id),
-    progressData(db, learner.id, program.id),
-    db.select().from(quizzes).where(eq(quizzes.programId, program.id)),
+/** The quiz of a track with questions, opened by watching the first video (section 1). */
+function trackQuiz({ modules, quiz }: CatalogTrack) {
+  const firstModule = modules[0];
+  return quiz && firstModule && quiz.questions.length > 0 ? { ...quiz, moduleId: firstModule.id, section: 1 } : null;
+}
+
+export async function getTrack(db: Db, catalog: Catalog, learner: Learner, trackId: string): Promise<TrackDetail> {
+  const track = openTrack(catalog, learner, trackId);
+  const { id, title, duration, description } = track.program;
+  const quiz = trackQuiz(track);
+  const [data, answers] = await Promise.all([
+    progressData(db, learner.id, id),
+    quiz ? latestAnswers(db, learner.id, id) : [],
   ]);
-  const watched = watchedModuleIds(data, moduleList.map((m) => m.id));
-  const firstModule = moduleList[0];
-  const hasQuiz = quiz && firstModule && quiz.questions.length > 0;
+  const watched = watchedModuleIds(data, track.modules.map((m) => m.id));
   return {
-    program: { id: program.id, title: program.title, duration: program.duration, description: program.description },
-    modules: moduleList,
+    program: { id, title, duration, description },
+    modules: track.modules,
     watched,
-    quiz: hasQuiz
+    quiz: quiz
       ? {
           title: quiz.title,
-          moduleId: firstModule.id,
-          section: 1,
-          unlocked: watched.includes(firstModule.id),
+          moduleId: quiz.moduleId,
+          section: quiz.section,
+          unlocked: watched.includes(quiz.moduleId),
           questions: quiz.questions.map(({ question, options }) => ({ question, options })),
-          answers: await latestAnswers(db, learner.id, program.id),
+          answers,
         }
       : null,
   };
 }
 
 /** Marks a video watched: merged into the learner's progress, idempotent. */
-export async function markWatched(db: Db, learner: Learner, trackId: string, moduleId: string): Promise<string[]> {
-  const program = await openTrack(db, learner, trackId);
-  const moduleList = await trackModules(db, program.id);
-  if (!moduleList.some((m) => m.id === moduleId)) {
+export async function markWatched(
+  db: Db,
+  catalog: Catalog,
+  learner: Learner,
+  trackId: string,
+  moduleId: string,
+): Promise<string[]> {
+  const track = openTrack(catalog, learner, trackId);
+  if (!track.modules.some((m) => m.id === moduleId)) {
     throw new HttpError(404, "MODULE_NOT_FOUND", LEARNING_MESSAGES.moduleNotFound);
   }
   const entry = { [moduleId]: true };
   const [row] = await db
     .insert(userProgress)
-    .values({ userId: learner.id, programId: program.id, data: entry })
+    .values({ userId: learner.id, programId: track.program.id, data: entry })
     .onConflictDoUpdate({
       target: [userProgress.userId, userProgress.programId],
       // An entry an administrator replaced with something other than an object starts afresh.
@@ -99,23 +101,25 @@ export async function markWatched(db: Db, learner: Learner, trackId: string, mod
       },
     })
     .returning({ data: userProgress.data });
-  return watchedModuleIds(row?.data, moduleList.map((m) => m.id));
+  return watchedModuleIds(row?.data, track.modules.map((m) => m.id));
 }
 
 /** Checks a chosen option on the server and records the attempt. */
 export async function answerQuestion(
   db: Db,
+  catalog: Catalog,
   learner: Learner,
   trackId: string,
   input: { questionIndex: number; option: string },
 ): Promise<boolean> {
-  const detail = await getTrack(db, learner, trackId);
-  if (!detail.quiz) throw new HttpError(404, "QUIZ_NOT_FOUND", LEARNING_MESSAGES.questionNotFound);
-  if (!detail.quiz.unlocked) {
-    throw new HttpError(403, "QUIZ_LOCKED", LEARNING_MESSAGES.quizLocked(detail.quiz.section));
+  const track = openTrack(catalog, learner, trackId);
+  const quiz = trackQuiz(track);
+  if (!quiz) throw new HttpError(404, "QUIZ_NOT_FOUND", LEARNING_MESSAGES.questionNotFound);
+  const watched = watchedModuleIds(await progressData(db, learner.id, track.program.id), [quiz.moduleId]);
+  if (watched.length === 0) {
+    throw new HttpError(403, "QUIZ_LOCKED", LEARNING_MESSAGES.quizLocked(quiz.section));
   }
-  const [quiz] = await db.select().from(quizzes).where(eq(quizzes.programId, detail.program.id));
-  const question = quiz?.questions[input.questionIndex];
+  const question = quiz.questions[input.questionIndex];
   const letters = question?.options.map(optionLetter) ?? [];
   if (!question || !letters.includes(input.option)) {
     throw new HttpError(404, "QUESTION_NOT_FOUND", LEARNING_MESSAGES.questionNotFound);
@@ -123,7 +127,7 @@ export async function answerQuestion(
   const correct = question.answer.trim().toUpperCase() === input.option;
   await db.insert(quizAttempts).values({
     userId: learner.id,
-    programId: detail.program.id,
+    programId: track.program.id,
     questionIndex: input.questionIndex,
     option: input.option,
     correct,
@@ -132,16 +136,16 @@ export async function answerQuestion(
 }
 
 /** Watched counts per program for the program list (Start or Continue). */
-export async function progressSummary(db: Db, userId: string): Promise<Record<string, { watched: number }>> {
+export async function progressSummary(
+  db: Db,
+  catalog: Catalog,
+  userId: string,
+): Promise<Record<string, { watched: number }>> {
   const rows = await db.select().from(userProgress).where(eq(userProgress.userId, userId));
-  if (rows.length === 0) return {};
-  const moduleRows = await db
-    .select({ id: modules.id, programId: modules.programId })
-    .from(modules)
-    .where(inArray(modules.programId, rows.map((r) => r.programId)));
   return Object.fromEntries(
     rows.map((row) => {
-      const ids = moduleRows.filter((m) => m.programId === row.programId).map((m) => m.id);
+      const track = isTrack(row.programId) ? catalog.tracks.get(row.programId) : undefined;
+      const ids = track?.modules.map((m) => m.id) ?? [];
       return [row.programId, { watched: watchedModuleIds(row.data, ids).length }];
     }),
   );

@@ -1,0 +1,36 @@
+import { setTimeout as sleep } from "node:timers/promises";
+import { describe, expect, it } from "vitest";
+import { createPasswordHashing } from "./password-hashing.ts";
+
+describe("password hashing, a few at a time", () => {
+  it("hashes with the auth library's scrypt: the hash verifies its password and no other", async () => {
+    const hashing = createPasswordHashing();
+    const hash = await hashing.hash("correct horse battery");
+    expect(hash).not.toContain("correct horse battery");
+    expect(await hashing.verify({ hash, password: "correct horse battery" })).toBe(true);
+    expect(await hashing.verify({ hash, password: "correct horse batterY" })).toBe(false);
+  });
+
+  it("never runs more hashes at once than allowed, and every caller gets its own answer", async () => {
+    let running = 0;
+    let mostAtOnce = 0;
+    const slow = async <T>(value: T) => {
+      running++;
+      mostAtOnce = Math.max(mostAtOnce, running);
+      await sleep(5);
+      running--;
+      return value;
+    };
+    const hashing = createPasswordHashing(2, {
+      hash: (password) => slow(`hashed:${password}`),
+      verify: ({ hash, password }) => slow(hash === `hashed:${password}`),
+    });
+    const burst = await Promise.all([
+      ...["a", "b", "c", "d", "e"].map((password) => hashing.hash(password)),
+      hashing.verify({ hash: "hashed:a", password: "a" }),
+      hashing.verify({ hash: "hashed:a", password: "b" }),
+    ]);
+    expect(burst).toEqual(["hashed:a", "hashed:b", "hashed:c", "hashed:d", "hashed:e", true, false]);
+    expect(mostAtOnce).toBe(2);
+  });
+});
