@@ -1,6 +1,6 @@
 // The front end: the gzipped JavaScript the browser loads for `/`, read from the built files, and
 // Lighthouse's four category scores for a few pages, in Debian's Chromium.
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join, posix } from "node:path";
 import { gzipSync } from "node:zlib";
 import * as chromeLauncher from "chrome-launcher";
@@ -181,6 +181,15 @@ async function checkServedAssets(base: string): Promise<void> {
   }
 }
 
+/** BENCH_LIGHTHOUSE_JSON=folder keeps every run's full report there, to find what an audit blames. */
+function keepReport(lhr: Result, path: string, run: number): void {
+  const folder = process.env.BENCH_LIGHTHOUSE_JSON;
+  if (!folder) return;
+  mkdirSync(folder, { recursive: true });
+  const name = path.replaceAll(/[^a-z0-9]+/gi, "-").replaceAll(/^-|-$/g, "") || "home";
+  writeFileSync(join(folder, `${name}-${run}.json`), JSON.stringify(lhr));
+}
+
 export type LighthouseOptions = { chromiumPath: string; runsPerPage: number; log: (line: string) => void };
 
 export const CHROMIUM_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu"];
@@ -221,6 +230,7 @@ export async function runLighthouse(
         }
         if (!lhr) continue;
         version = lhr.lighthouseVersion;
+        keepReport(lhr, page.path, run + 1);
         runs.push(lhr);
         options.log(`  lighthouse ${page.path} run ${run + 1}: performance ${Math.round((lhr.categories.performance?.score ?? 0) * 100)}`);
       }

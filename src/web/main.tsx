@@ -1,22 +1,36 @@
 import { QueryClientProvider } from "@tanstack/react-query";
-import { StrictMode } from "react";
+import { startTransition, StrictMode } from "react";
 import { createRoot } from "react-dom/client";
 import { BrowserRouter } from "react-router";
+import { meQuery } from "./features/accounts/session-api.ts";
+import { siteConfigQuery } from "./features/site/site-api.ts";
 import { createQueryClient } from "./lib/query-client.ts";
-import { AppRoutes } from "./router.tsx";
+import { AppRoutes, preloadPage } from "./router.tsx";
 import { Toasts } from "./ui/toast.tsx";
 import "./styles.css";
 
 const root = document.getElementById("root");
 if (!root) throw new Error("The page has no #root element");
 
-createRoot(root).render(
-  <StrictMode>
-    <QueryClientProvider client={createQueryClient()}>
-      <BrowserRouter>
-        <AppRoutes />
-      </BrowserRouter>
-      <Toasts />
-    </QueryClientProvider>
-  </StrictMode>,
-);
+const queryClient = createQueryClient();
+// What the first screen needs is asked for before React renders: the page's code, and the two
+// reads every page shows (the session, for the header and the guards; the site's settings, for
+// the footer), which index.html has already started.
+preloadPage(window.location.pathname);
+void queryClient.prefetchQuery(meQuery);
+void queryClient.prefetchQuery(siteConfigQuery);
+
+// index.html's header is already on screen, so the first render need not block: as a transition,
+// React renders it in short slices and the page stays responsive while the app starts.
+startTransition(() => {
+  createRoot(root).render(
+    <StrictMode>
+      <QueryClientProvider client={queryClient}>
+        <BrowserRouter>
+          <AppRoutes />
+        </BrowserRouter>
+        <Toasts />
+      </QueryClientProvider>
+    </StrictMode>,
+  );
+});

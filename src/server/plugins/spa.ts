@@ -2,15 +2,38 @@
 // Unknown /api routes answer JSON 404; unknown pages get the app's own 404 page with status 404.
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import { Negotiator } from "@fastify/accept-negotiator";
 import fastifyStatic from "@fastify/static";
-import type { FastifyInstance } from "fastify";
+import type { FastifyInstance, FastifyRequest } from "fastify";
 import { isClientRoute } from "../../shared/routes.ts";
 import { webDistFolder } from "../paths.ts";
 import { sendError } from "./errors.ts";
 
+type Encoding = "br" | "gzip" | "identity";
+type Shell = Partial<Record<Encoding, Buffer>> & { identity: Buffer };
+
+/** index.html and the compressed copies the build wrote beside it, read once. */
+function readShell(): Shell | null {
+  const read = (suffix: string) => {
+    const path = join(webDistFolder, `index.html${suffix}`);
+    return existsSync(path) ? readFileSync(path) : undefined;
+  };
+  const identity = read("");
+  return identity ? { identity, br: read(".br"), gzip: read(".gz") } : null;
+}
+
+const encodings = new Negotiator<Encoding>({ supportedValues: ["br", "gzip", "identity"], cache: new Map() });
+
+/** The smallest copy of the shell the browser accepts. */
+function shellFor(shell: Shell, request: FastifyRequest): { body: Buffer; encoding: Encoding } {
+  const header = request.headers["accept-encoding"];
+  const wanted = typeof header === "string" ? encodings.negotiate(header) : null;
+  const body = wanted ? shell[wanted] : undefined;
+  return wanted && body ? { body, encoding: wanted } : { body: shell.identity, encoding: "identity" };
+}
+
 export async function registerSpa(app: FastifyInstance, options: { serveWeb: boolean }) {
-  const indexPath = join(webDistFolder, "index.html");
-  const indexHtml = options.serveWeb && existsSync(indexPath) ? readFileSync(indexPath) : null;
+  const indexHtml = options.serveWeb ? readShell() : null;
 
   if (indexHtml) {
     await app.register(fastifyStatic, {
@@ -35,10 +58,13 @@ export async function registerSpa(app: FastifyInstance, options: { serveWeb: boo
     if (pathname.startsWith("/api/") || pathname === "/api" || !wantsPage || !indexHtml) {
       return sendError(reply, 404, "NOT_FOUND", `No route for ${request.method} ${pathname}.`);
     }
+    const { body, encoding } = shellFor(indexHtml, request);
+    if (encoding !== "identity") reply.header("content-encoding", encoding);
     return reply
       .code(isClientRoute(pathname) ? 200 : 404)
       .header("cache-control", "no-cache")
+      .header("vary", "accept-encoding")
       .type("text/html; charset=utf-8")
-      .send(indexHtml);
+      .send(body);
   });
 }

@@ -6,9 +6,18 @@ import { useMe } from "./session-api.ts";
 function Guard({ adminOnly }: { adminOnly: boolean }) {
   const me = useMe();
   const { pathname, search } = useLocation();
+  const loading = <p className="container page-loading">Loading...</p>;
+  // The placeholder stays while a redirect happens: without it the footer would rise into view
+  // for a moment before the next page pushes it down again.
+  const redirect = (to: string) => (
+    <>
+      <Navigate to={to} replace />
+      {loading}
+    </>
+  );
 
   // A failed refresh keeps the last known session, so only a first load can end here.
-  if (me.isPending) return <p className="container page-loading">Loading...</p>;
+  if (me.isPending) return loading;
   if (me.isError && !me.data) {
     return (
       <div className="container section narrow">
@@ -20,9 +29,9 @@ function Guard({ adminOnly }: { adminOnly: boolean }) {
   }
 
   const user = me.data?.user;
-  if (!user) return <Navigate to={`/login?redirect=${encodeURIComponent(pathname + search)}`} replace />;
-  if (!user.emailVerified) return <Navigate to="/verify-email" replace />;
-  if (adminOnly && !user.isAdmin) return <Navigate to="/" replace />;
+  if (!user) return redirect(`/login?redirect=${encodeURIComponent(pathname + search)}`);
+  if (!user.emailVerified) return redirect("/verify-email");
+  if (adminOnly && !user.isAdmin) return redirect("/");
   return <Outlet />;
 }
 

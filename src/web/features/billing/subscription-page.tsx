@@ -27,6 +27,7 @@ import {
   type PlanCardId,
 } from "./plan-details.ts";
 import { TestModeNote } from "./test-mode-note.tsx";
+import "./plans.css";
 
 const ADMIN_NOTE = "Administrators have every program.";
 
@@ -42,7 +43,7 @@ export function SubscriptionPage() {
 
   // The guard above this page only renders it for a verified user.
   if (!user) return null;
-  // The server's answer is the fresher one; the session's plan fills in while it loads.
+  // The server's answer is the fresher one; the session's plan stands in should it fail.
   const currentPlan: Plan = subscription.data?.plan.name ?? user.plan;
   const isAdmin = user.isAdmin || currentPlan === "admin";
   // SPEC section 2: the config lock flag (subscription.locked) is read, but the original rendered
@@ -53,63 +54,75 @@ export function SubscriptionPage() {
       <h1>Subscription Plans</h1>
       <p className="section-lead">Pick the program level that fits you. Each paid plan is one prepaid month.</p>
 
-      {subscription.data?.status === "active" && <StatusCard subscription={subscription.data} />}
-      {isAdmin && (
-        <p id={adminNoteId} className="form-info page-notice">
-          {ADMIN_NOTE}
+      {/* The plans wait for the subscription, whose status card goes above them: shown later, it
+          would push them down as they are being read. */}
+      {subscription.isPending ? (
+        <p role="status" className="section-loading">
+          {BILLING_MESSAGES.loading}
         </p>
-      )}
-      {prices.isError && (
-        <p role="alert" className="form-error page-notice">
-          {BILLING_MESSAGES.pricesFailed}
-        </p>
-      )}
-      <TestModeNote testMode={prices.data?.payments.testMode} />
-      <p role="status" className={checkout.processing ? "form-info page-notice" : "visually-hidden"}>
-        {checkout.processing
-          ? `Processing your ${PLAN_TITLES[checkout.processing]} payment. Complete it in the payment window.`
-          : ""}
-      </p>
+      ) : (
+        <>
+          {subscription.data?.status === "active" && <StatusCard subscription={subscription.data} />}
+          {isAdmin && (
+            <p id={adminNoteId} className="form-info page-notice">
+              {ADMIN_NOTE}
+            </p>
+          )}
+          {prices.isError && (
+            <p role="alert" className="form-error page-notice">
+              {BILLING_MESSAGES.pricesFailed}
+            </p>
+          )}
+          <p role="status" className={checkout.processing ? "form-info page-notice" : "visually-hidden"}>
+            {checkout.processing
+              ? `Processing your ${PLAN_TITLES[checkout.processing]} payment. Complete it in the payment window.`
+              : ""}
+          </p>
 
-      <ul className="plan-grid">
-        <PlanCard
-          id="free"
-          usd={usdPerMonth(0)}
-          ghs={ghsPerMonth(0)}
-          action={
-            currentPlan === "legacyFree" ? (
-              <PlanButton label="Current Plan" disabled />
-            ) : (
-              <p className="plan-included">Included with every plan.</p>
-            )
-          }
-        />
-        {PAID_PLANS.map((plan) => (
-          <PlanCard
-            key={plan}
-            id={plan}
-            popular={plan === "advanced"}
-            usd={priceText(prices, plan, "usd")}
-            ghs={priceText(prices, plan, "ghs")}
-            action={
-              <PaidPlanAction
-                plan={plan}
-                currentPlan={currentPlan}
-                isAdmin={isAdmin}
-                adminNoteId={adminNoteId}
-                processing={checkout.processing}
-                onBuy={checkout.purchase}
+          <ul className="plan-grid">
+            <PlanCard
+              id="free"
+              usd={usdPerMonth(0)}
+              ghs={ghsPerMonth(0)}
+              action={
+                currentPlan === "legacyFree" ? (
+                  <PlanButton label="Current Plan" disabled />
+                ) : (
+                  <p className="plan-included">Included with every plan.</p>
+                )
+              }
+            />
+            {PAID_PLANS.map((plan) => (
+              <PlanCard
+                key={plan}
+                id={plan}
+                popular={plan === "advanced"}
+                usd={priceText(prices, plan, "usd")}
+                ghs={priceText(prices, plan, "ghs")}
+                action={
+                  <PaidPlanAction
+                    plan={plan}
+                    currentPlan={currentPlan}
+                    isAdmin={isAdmin}
+                    adminNoteId={adminNoteId}
+                    processing={checkout.processing}
+                    onBuy={checkout.purchase}
+                  />
+                }
               />
-            }
-          />
-        ))}
-      </ul>
+            ))}
+          </ul>
 
-      <p className="page-actions">
-        <Link to="/program" className="button button-secondary">
-          Go to My Program
-        </Link>
-      </p>
+          <p className="page-actions">
+            <Link to="/program" className="button button-secondary">
+              Go to My Program
+            </Link>
+          </p>
+          {/* Below the plans: it is known only once the prices are in, and above them it would
+              push them down when it appears. */}
+          <TestModeNote testMode={prices.data?.payments.testMode} />
+        </>
+      )}
     </section>
   );
 }

@@ -18,6 +18,7 @@ import {
 import { loadPaystackScript, openCheckout, usePaystackScript } from "./paystack-checkout.ts";
 import { ghsPerMonth, PLAN_FEATURES, PLAN_TITLES, TRACK_DESCRIPTIONS, usdPerMonth } from "./plan-details.ts";
 import { TestModeNote } from "./test-mode-note.tsx";
+import "./plans.css";
 
 /** Login and registration bring the visitor back here (their ?redirect= is kept through both). */
 const LOGIN_PATH = "/login?redirect=/join-waitlist";
@@ -39,7 +40,11 @@ export function WaitlistPage() {
 
   let body;
   if (sessionPending || (user && waitlist.isPending)) {
-    body = <p role="status">Loading...</p>;
+    body = (
+      <p role="status" className="section-loading">
+        Loading...
+      </p>
+    );
   } else if (!user) {
     body = (
       <>

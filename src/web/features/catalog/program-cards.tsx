@@ -72,7 +72,7 @@ export function ProgramCards() {
     void navigate(loginRedirectFor(programId));
   }
 
-  if (programs.isPending) return <p className="muted">Loading programs...</p>;
+  if (programs.isPending) return <p className="muted section-loading">Loading programs...</p>;
   if (programs.isError) {
     return (
       <p role="alert" className="form-error">

@@ -70,7 +70,11 @@ export function ProgramListPage() {
   let content;
   // Without progress the buttons would read Start for everyone, so wait for both.
   if (programs.isPending || progress.isPending) {
-    content = <p role="status">Loading programs...</p>;
+    content = (
+      <p role="status" className="section-loading">
+        Loading programs...
+      </p>
+    );
   } else if (programs.isError) {
     content = (
       <p role="alert" className="form-error">

@@ -9,6 +9,7 @@ import { notify } from "../../ui/toast.tsx";
 import { usePrograms } from "../catalog/catalog-api.ts";
 import { useMarkWatched, useTrack } from "./learning-api.ts";
 import { QuizPanel } from "./quiz-panel.tsx";
+import "./track.css";
 
 const YOUTUBE_EMBED = "https://www.youtube-nocookie.com/embed/";
 
@@ -21,7 +22,9 @@ export function TrackPage() {
   if (detail.isPending) {
     return (
       <Page>
-        <p role="status">{LEARNING_MESSAGES.loading}</p>
+        <p role="status" className="section-loading">
+          {LEARNING_MESSAGES.loading}
+        </p>
       </Page>
     );
   }

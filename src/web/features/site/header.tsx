@@ -26,6 +26,7 @@ export function Header() {
   return (
     <header className="site-header">
       <div className="container header-inner">
+        {/* index.html draws this brand before the scripts run: keep the two alike. */}
         <Link to="/" className="brand" aria-label="Trading Academy home">
           <svg aria-hidden="true" viewBox="0 0 32 32" width="28" height="28">
             <rect width="32" height="32" rx="6" fill="currentColor" />
