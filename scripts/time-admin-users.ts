@@ -13,7 +13,7 @@ import { buildApp } from "../src/server/app.ts";
 import { openDatabase } from "../src/server/db/client.ts";
 import { users } from "../src/server/db/schema.ts";
 import { readEnv } from "../src/server/env.ts";
-import { freePort } from "../src/server/testing/test-app.ts";
+import { freePort } from "../src/server/testing/child-process-env.ts";
 
 const ADMIN_EMAIL = "timing-admin@scale.example";
 const ADMIN_PASSWORD = "timing-admin-password";

@@ -4,7 +4,8 @@
 import { spawn } from "node:child_process";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
-import { cleanEnv, projectRoot } from "./processes.ts";
+import { envWithoutAppSettings } from "../../src/server/testing/child-process-env.ts";
+import { projectRoot } from "./processes.ts";
 
 export type ScriptRun = { code: number | null; output: string; seconds: number };
 
@@ -19,7 +20,7 @@ export function runScript(
   const started = performance.now();
   const child = spawn(process.execPath, [...nodeArgs, "--import", "tsx", join(projectRoot, "scripts", script), ...args], {
     cwd: projectRoot,
-    env: cleanEnv({ DATABASE_URL: databaseUrl }),
+    env: envWithoutAppSettings({ DATABASE_URL: databaseUrl }),
     stdio: ["ignore", "pipe", "pipe"],
   });
   let output = "";

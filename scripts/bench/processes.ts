@@ -3,41 +3,14 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync } from "node:fs";
 import http from "node:http";
-import { createServer } from "node:net";
 import { dirname, join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { setTimeout as sleep } from "node:timers/promises";
 import { fileURLToPath } from "node:url";
+import { envWithoutAppSettings, freePort } from "../../src/server/testing/child-process-env.ts";
 
 export const projectRoot = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
 export const serverEntry = join(projectRoot, "dist", "node", "src", "server", "main.js");
-
-export async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", resolve);
-  });
-  const address = server.address();
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  if (typeof address !== "object" || address === null) throw new Error("could not find a free port");
-  return address.port;
-}
-
-/** Every variable the app reads (src/server/env.ts): none leaks in from the shell running the bench. */
-const APP_VARIABLES = [
-  "NODE_ENV", "PORT", "HOST", "APP_URL", "LOG_LEVEL", "DATABASE_URL", "DATA_DIR", "AUTH_SECRET", "SMTP_URL",
-  "MAIL_FROM", "GOOGLE_CLIENT_ID", "GOOGLE_CLIENT_SECRET", "GOOGLE_DISCOVERY_URL", "MQL5_CLIENT_ID",
-  "MQL5_CLIENT_SECRET", "MQL5_AUTHORIZE_URL", "MQL5_TOKEN_URL", "MQL5_USERINFO_URL", "PAYSTACK_SECRET_KEY",
-  "PAYSTACK_API_URL", "PAYSTACK_INLINE_JS_URL", "EXCHANGE_RATE_URL", "CONTACT_WEBHOOK_URL", "CHAT_WIDGET_URL",
-  "SUPPORT_EMAIL", "SUPPORT_PHONE", "SOCIAL_LINKS",
-];
-
-/** The shell's environment without any of the app's own variables. */
-export function cleanEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
-  const inherited = Object.entries(process.env).filter(([name]) => !APP_VARIABLES.includes(name));
-  return { ...Object.fromEntries(inherited), ...extra };
-}
 
 export type Database = { kind: "pglite"; dataDir: string } | { kind: "postgres"; url: string };
 
@@ -133,7 +106,7 @@ export async function startApp(database: Database): Promise<Running> {
   if (!existsSync(serverEntry)) throw new Error(`${serverEntry} is missing: run npm run build first`);
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
-  const env = cleanEnv({
+  const env = envWithoutAppSettings({
     PORT: String(port),
     HOST: "127.0.0.1",
     APP_URL: base,
@@ -157,7 +130,7 @@ export async function startHelloWorld(): Promise<Running> {
     name: "the Fastify hello-world",
     command: process.execPath,
     args: ["--import", "tsx", join(projectRoot, "scripts", "bench", "hello-world.ts")],
-    env: cleanEnv({ PORT: String(port) }),
+    env: envWithoutAppSettings({ PORT: String(port) }),
     port,
     healthPath: "/",
   });

@@ -129,6 +129,9 @@ const envSchema = z.object({
     }),
 });
 
+/** The name of every environment variable the app reads. */
+export const APP_ENV_VARIABLES: readonly string[] = Object.keys(envSchema.shape);
+
 export type Env = {
   nodeEnv: "development" | "test" | "production";
   isProduction: boolean;

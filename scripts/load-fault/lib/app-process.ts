@@ -3,37 +3,19 @@
 // log file of the run. Every child is remembered so that an interrupted run leaves none behind.
 import { spawn, type ChildProcess } from "node:child_process";
 import { closeSync, existsSync, openSync, readFileSync } from "node:fs";
-import { createServer } from "node:net";
 import { join } from "node:path";
+import { envWithoutAppSettings } from "../../../src/server/testing/child-process-env.ts";
 import { Client } from "./http-client.ts";
 import { sleep } from "./stats.ts";
 
 export const PROJECT_ROOT = join(import.meta.dirname, "..", "..", "..");
 
-// Settings of the app that the parent's environment must not leak into a run.
-const APP_VARIABLES = [
-  "NODE_ENV", "PORT", "HOST", "APP_URL", "LOG_LEVEL", "DATABASE_URL", "DATA_DIR", "AUTH_SECRET", "SMTP_URL",
-  "PAYSTACK_SECRET_KEY", "PAYSTACK_API_URL", "PAYSTACK_INLINE_JS_URL", "EXCHANGE_RATE_URL", "CONTACT_WEBHOOK_URL",
-  "GOOGLE_CLIENT_ID", "GOOGLE_CLIENT_SECRET", "MQL5_CLIENT_ID", "MQL5_CLIENT_SECRET", "TEST_DATABASE_URL",
-];
 
 const running = new Set<ChildProcess>();
 process.on("exit", () => {
   for (const child of running) child.kill("SIGKILL");
 });
 
-/** A port nothing listens on right now. */
-export async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", resolve);
-  });
-  const address = server.address();
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  if (typeof address !== "object" || address === null) throw new Error("could not find a free port");
-  return address.port;
-}
 
 export type ExitInfo = { code: number | null; signal: NodeJS.Signals | null; at: number };
 
@@ -82,10 +64,7 @@ export class AppProcess {
   static async start(options: AppOptions, readyTimeoutMs = 90_000): Promise<AppProcess> {
     const dist = join(PROJECT_ROOT, "dist", "node", "src", "server", "main.js");
     const args = options.useDist && existsSync(dist) ? [dist] : ["--import", "tsx", join("src", "server", "main.ts")];
-    const env: NodeJS.ProcessEnv = Object.fromEntries(
-      Object.entries(process.env).filter(([name]) => !APP_VARIABLES.includes(name)),
-    );
-    Object.assign(env, {
+    const env = envWithoutAppSettings({
       NODE_ENV: "development",
       HOST: "127.0.0.1",
       PORT: String(options.port),

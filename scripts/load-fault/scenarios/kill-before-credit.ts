@@ -18,7 +18,8 @@
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { subscriptionSchema, verifyResponseSchema } from "../../../src/shared/contracts/billing.ts";
-import { AppProcess, freePort } from "../lib/app-process.ts";
+import { freePort } from "../../../src/server/testing/child-process-env.ts";
+import { AppProcess } from "../lib/app-process.ts";
 import { createScratchDatabase, dropScratchDatabase, withDatabase, type DatabaseTarget } from "../lib/databases.ts";
 import { Client } from "../lib/http-client.ts";
 import { learnerAddress, learnerEmail, mailbox, prepareAccount, signInOrThrow } from "../lib/learners.ts";

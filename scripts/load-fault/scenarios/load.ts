@@ -6,7 +6,8 @@
 // network error (no answer within 120 s included) is an error, sign-in included; the target is
 // none. Latencies are reported for the whole run and for the steady state alone.
 import { join } from "node:path";
-import { AppProcess, freePort } from "../lib/app-process.ts";
+import { freePort } from "../../../src/server/testing/child-process-env.ts";
+import { AppProcess } from "../lib/app-process.ts";
 import { createScratchDatabase, dropScratchDatabase } from "../lib/databases.ts";
 import { Client } from "../lib/http-client.ts";
 import { logIn, ROUTES, studyRound } from "../lib/journey.ts";

@@ -8,7 +8,8 @@
 // default 3), and PostgreSQL is started again whatever happens here (also on Ctrl-C).
 import { execFile, execFileSync } from "node:child_process";
 import { join } from "node:path";
-import { AppProcess, freePort } from "../lib/app-process.ts";
+import { freePort } from "../../../src/server/testing/child-process-env.ts";
+import { AppProcess } from "../lib/app-process.ts";
 import { clusterCommands, createScratchDatabase, dropScratchDatabase, otherSessions } from "../lib/databases.ts";
 import { Client, isErrorShape, outcomeLabel, type Answer } from "../lib/http-client.ts";
 import { logIn, studyRound } from "../lib/journey.ts";

@@ -1,12 +1,12 @@
 // Boots the whole app on a fresh database for API tests (app.inject; with `listen`, also on a
 // real port, for the integrations the app reaches over HTTP, like the Paystack simulator).
-import { createServer } from "node:net";
 import type { FastifyInstance } from "fastify";
 import { buildApp, type AppOptions } from "../app.ts";
 import type { Database } from "../db/client.ts";
 import { seedDatabase } from "../db/seed.ts";
 import { readEnv } from "../env.ts";
 import { createTestDatabase } from "./test-database.ts";
+import { freePort } from "./child-process-env.ts";
 
 export type TestApp = {
   app: FastifyInstance;
@@ -29,19 +29,6 @@ export type TestAppOptions = {
   /** Sees every route as the app registers it. */
   onRoute?: AppOptions["onRoute"];
 };
-
-/** A port nothing listens on right now: open a server on port 0, read its port, close it. */
-export async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", resolve);
-  });
-  const address = server.address();
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  if (typeof address !== "object" || address === null) throw new Error("could not find a free port");
-  return address.port;
-}
 
 export async function createTestApp(options: TestAppOptions = {}): Promise<TestApp> {
   const shared = options.database;
