@@ -37,6 +37,9 @@ export default defineConfig({
         "--disable-background-networking",
         "--disable-component-update",
         "--disable-sync",
+        // Outside hosts (the YouTube embeds) fail at once instead of waiting on this machine's
+        // resolver: the suite runs offline, and "network idle" must not depend on a DNS timeout.
+        "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE localhost",
       ],
     },
   },
