@@ -104,3 +104,20 @@ describe("who is calling: the session cookie read in one query", () => {
     expect(extended).toBeGreaterThan(Date.now() + lifetimeMs - DAY_MS / 24);
   });
 });
+
+describe("who is calling, served over HTTPS", () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp({ env: { APP_URL: "https://academy.example" } });
+  });
+  afterAll(() => t.close());
+
+  it("reads the __Secure- session cookie the auth library sets there", async () => {
+    const user = await createSignedInUser(t, { email: "secure-session@example.com", nextIp });
+    expect(user.cookie).toMatch(/^__Secure-ta\.session_token=/);
+    expect(await me(t, user.cookie)).toMatchObject({ email: "secure-session@example.com" });
+    expect((await t.app.inject({ method: "GET", url: "/api/programs/beginner", headers: { cookie: user.cookie } })).statusCode).toBe(200);
+    const withoutPrefix = user.cookie.replace(/^__Secure-/, "");
+    expect((await t.app.inject({ method: "GET", url: "/api/programs/beginner", headers: { cookie: withoutPrefix } })).statusCode).toBe(401);
+  });
+});
