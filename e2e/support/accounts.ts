@@ -7,7 +7,6 @@
 // test stay within those limits on their own. Accounts that a test only needs as a starting point
 // are made through the API from another loopback address (127.x.y.z, all of which reach the app
 // on Linux), so that setting up never spends the browser's allowance.
-import http from "node:http";
 import {
   expect,
   type APIRequestContext,
@@ -18,6 +17,7 @@ import {
   type TestInfo,
 } from "@playwright/test";
 import { E2E_BASE_URL } from "../../playwright.config.ts";
+import { loopbackCall, type LoopbackAnswer } from "../../src/server/testing/loopback-http.ts";
 
 export const DEFAULT_PASSWORD = "Trading-Academy-2025";
 
@@ -85,55 +85,16 @@ export async function readLinkFromMail(
 // ---------------------------------------------------------------------------------------------
 // Setup through the API, from a loopback address of its own (see the note at the top).
 
-type ApiAnswer = { status: number; body: unknown; setCookies: string[] };
-
 function setupAddress(): string {
   const byte = (min: number) => min + Math.floor(Math.random() * (255 - min));
   return `127.${byte(1)}.${byte(0)}.${byte(1)}`;
 }
 
-function setupCall(method: "GET" | "POST", path: string, body?: unknown): Promise<ApiAnswer> {
-  const base = new URL(E2E_BASE_URL);
-  const data = body === undefined ? undefined : JSON.stringify(body);
-  return new Promise((resolve, reject) => {
-    const req = http.request(
-      {
-        host: "127.0.0.1",
-        port: Number(base.port),
-        localAddress: setupAddress(),
-        method,
-        path,
-        headers: {
-          host: base.host,
-          origin: base.origin,
-          ...(data === undefined
-            ? {}
-            : { "content-type": "application/json", "content-length": Buffer.byteLength(data) }),
-        },
-      },
-      (res) => {
-        let text = "";
-        res.setEncoding("utf8");
-        res.on("data", (chunk: string) => (text += chunk));
-        res.on("end", () => {
-          let parsed: unknown = text;
-          try {
-            parsed = text ? JSON.parse(text) : undefined;
-          } catch {
-            // not JSON: keep the text
-          }
-          const cookies = res.headers["set-cookie"] ?? [];
-          resolve({ status: res.statusCode ?? 0, body: parsed, setCookies: cookies });
-        });
-      },
-    );
-    req.on("error", reject);
-    if (data !== undefined) req.write(data);
-    req.end();
-  });
+function setupCall(method: "GET" | "POST", path: string, body?: unknown): Promise<LoopbackAnswer> {
+  return loopbackCall(E2E_BASE_URL, setupAddress(), method, path, body);
 }
 
-function expectStatus(answer: ApiAnswer, expected: number, what: string) {
+function expectStatus(answer: LoopbackAnswer, expected: number, what: string) {
   expect(answer.status, `${what}: ${JSON.stringify(answer.body)}`).toBe(expected);
 }
 

@@ -1,12 +1,10 @@
 // Signed-in learners made through the HTTP API, as e2e/support/accounts.ts makes them: each
 // registers from a loopback source address of its own (registration is limited per address),
 // verifies with the link from the development mailbox and signs in for its session cookie.
-import http from "node:http";
 import { setTimeout as sleep } from "node:timers/promises";
+import { loopbackCall, type LoopbackAnswer } from "../../src/server/testing/loopback-http.ts";
 
 const PASSWORD = "Bench-Trading-Academy-2025";
-
-type Answer = { status: number; body: unknown; setCookies: string[] };
 
 let nextAddress = 0;
 
@@ -16,46 +14,7 @@ function sourceAddress(): string {
   return `127.201.${Math.floor(n / 254) % 256}.${(n % 254) + 1}`;
 }
 
-function call(base: string, from: string, method: "GET" | "POST", path: string, body?: unknown): Promise<Answer> {
-  const url = new URL(base);
-  const data = body === undefined ? undefined : JSON.stringify(body);
-  return new Promise((resolve, reject) => {
-    const req = http.request(
-      {
-        host: url.hostname,
-        port: Number(url.port),
-        localAddress: from,
-        method,
-        path,
-        agent: false,
-        headers: {
-          host: url.host,
-          origin: url.origin,
-          ...(data === undefined ? {} : { "content-type": "application/json", "content-length": Buffer.byteLength(data) }),
-        },
-      },
-      (res) => {
-        let text = "";
-        res.setEncoding("utf8");
-        res.on("data", (chunk: string) => (text += chunk));
-        res.on("end", () => {
-          let parsed: unknown = text;
-          try {
-            parsed = text ? JSON.parse(text) : undefined;
-          } catch {
-            // not JSON: keep the text
-          }
-          resolve({ status: res.statusCode ?? 0, body: parsed, setCookies: res.headers["set-cookie"] ?? [] });
-        });
-      },
-    );
-    req.on("error", reject);
-    if (data !== undefined) req.write(data);
-    req.end();
-  });
-}
-
-function expectStatus(answer: Answer, expected: number, what: string): void {
+function expectStatus(answer: LoopbackAnswer, expected: number, what: string): void {
   if (answer.status !== expected) {
     throw new Error(`${what}: expected ${expected}, got ${answer.status} ${JSON.stringify(answer.body)}`);
   }
@@ -68,7 +27,7 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 /** The verification token from the newest mail to `email`, waiting up to 10 s for it. */
 async function verificationToken(base: string, from: string, email: string): Promise<string> {
   for (let attempt = 0; attempt < 100; attempt++) {
-    const answer = await call(base, from, "GET", `/dev/mail/messages?${new URLSearchParams({ to: email })}`);
+    const answer = await loopbackCall(base, from, "GET", `/dev/mail/messages?${new URLSearchParams({ to: email })}`);
     expectStatus(answer, 200, "reading the development mailbox");
     const messages = isRecord(answer.body) && Array.isArray(answer.body.messages) ? answer.body.messages : [];
     for (const message of messages) {
@@ -89,7 +48,7 @@ async function verificationToken(base: string, from: string, email: string): Pro
 export async function signedInLearner(base: string, label: string): Promise<string> {
   const from = sourceAddress();
   const email = `bench-${label}-${Date.now()}-${Math.floor(Math.random() * 1e6)}@example.com`;
-  const registered = await call(base, from, "POST", "/api/accounts/register", {
+  const registered = await loopbackCall(base, from, "POST", "/api/accounts/register", {
     fullName: "Ama Mensah",
     email,
     password: PASSWORD,
@@ -98,11 +57,11 @@ export async function signedInLearner(base: string, label: string): Promise<stri
   expectStatus(registered, 201, `registering ${email}`);
   const token = await verificationToken(base, from, email);
   expectStatus(
-    await call(base, from, "GET", `/api/auth/verify-email?${new URLSearchParams({ token })}`),
+    await loopbackCall(base, from, "GET", `/api/auth/verify-email?${new URLSearchParams({ token })}`),
     200,
     `verifying ${email}`,
   );
-  const signIn = await call(base, from, "POST", "/api/auth/sign-in/email", { email, password: PASSWORD });
+  const signIn = await loopbackCall(base, from, "POST", "/api/auth/sign-in/email", { email, password: PASSWORD });
   expectStatus(signIn, 200, `signing in ${email}`);
   const cookie = signIn.setCookies.map((header) => header.split(";")[0] ?? "").filter(Boolean).join("; ");
   if (!cookie.includes("ta.session_token=")) throw new Error(`signing in ${email} set no session cookie`);
