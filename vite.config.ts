@@ -39,7 +39,8 @@ export default defineConfig({
     outDir: "../../dist/web",
     emptyOutDir: true,
     target: "es2022",
-    sourcemap: true,
+    // No source maps: the browser code is public, its sources need not be (docs/operations.md).
+    sourcemap: false,
     rolldownOptions: {
       output: {
         // The libraries every page needs travel together in one cacheable file.

@@ -1,6 +1,8 @@
 import { defineConfig } from "vitest/config";
 
 const apiTests = ["src/**/*.api.test.ts"];
+// Real server processes (start, signals, several instances): run one file at a time, after the build.
+const processTests = ["src/**/*.process.test.ts", "scripts/**/*.process.test.ts"];
 const withPostgres = Boolean(process.env.TEST_DATABASE_URL);
 
 export default defineConfig({
@@ -10,7 +12,16 @@ export default defineConfig({
         test: {
           name: "unit",
           include: ["src/**/*.test.{ts,tsx}", "dev/**/*.test.ts"],
-          exclude: apiTests,
+          exclude: [...apiTests, ...processTests],
+        },
+      },
+      {
+        test: {
+          name: "process",
+          include: processTests,
+          fileParallelism: false,
+          testTimeout: 60_000,
+          hookTimeout: 120_000,
         },
       },
       {

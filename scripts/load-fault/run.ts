@@ -4,12 +4,15 @@
 //   load                 200 learners for 60 s on PostgreSQL (scratch database ta_load)
 //   kill-before-credit   paid at Paystack, SIGKILL before crediting, restart: credited once
 //                        (on PostgreSQL, then on PGlite)
+//   two-instances        200 learners on two instances on one PostgreSQL (scratch database
+//                        ta_load_two), payments made throughout, one instance SIGKILLed halfway:
+//                        the other serves without an error, every payment credited once
 //   postgres-restart     PostgreSQL stopped and started under moderate load: clean errors, health
 //                        says so, recovery without restarting the app. It stops the shared
 //                        PostgreSQL for a few seconds: run it only when you mean to.
 //   pglite-sigkill       acknowledged writes survive a SIGKILL of the app on PGlite
 //
-// No scenario named: all four, in that order. Options: --learners N (200) --duration S (60)
+// No scenario named: all five, in that order. Options: --learners N (200) --duration S (60)
 // --ramp S (20) --think-ms MS (0) --pg-down S (3) --pg-quiet-wait S (300: how long postgres-restart
 // waits for nobody else to be connected before it stops PostgreSQL) --dist (run the build).
 // PostgreSQL: LOAD_FAULT_PG_URL (postgres://root@127.0.0.1:5432); the cluster is found with
@@ -24,8 +27,9 @@ import { killBeforeCreditScenario } from "./scenarios/kill-before-credit.ts";
 import { loadScenario } from "./scenarios/load.ts";
 import { pgliteSigkillScenario } from "./scenarios/pglite-sigkill.ts";
 import { postgresRestartScenario } from "./scenarios/postgres-restart.ts";
+import { twoInstancesScenario } from "./scenarios/two-instances.ts";
 
-const SCENARIOS = ["load", "kill-before-credit", "postgres-restart", "pglite-sigkill"] as const;
+const SCENARIOS = ["load", "kill-before-credit", "two-instances", "postgres-restart", "pglite-sigkill"] as const;
 type ScenarioName = (typeof SCENARIOS)[number];
 const isScenario = (name: string): name is ScenarioName => (SCENARIOS as readonly string[]).includes(name);
 
@@ -72,22 +76,26 @@ const ctx: RunContext = {
 };
 console.log(`load-fault run ${ctx.runId}: ${chosen.join(", ")}; logs in ${runDir}`);
 
+/** The learners' settings of the scenarios that study under load. */
+const studyOptions = () => ({
+  learners: Math.max(1, Math.floor(positive("learners", values.learners))),
+  durationSeconds: positive("duration", values.duration),
+  rampSeconds: positive("ramp", values.ramp),
+  thinkMs: positive("think-ms", values["think-ms"]),
+});
+
 const results: ScenarioResult[] = [];
 for (const name of chosen) {
   console.log(`\n== ${name}`);
   switch (name) {
     case "load":
-      results.push(
-        await loadScenario(ctx, {
-          learners: Math.max(1, Math.floor(positive("learners", values.learners))),
-          durationSeconds: positive("duration", values.duration),
-          rampSeconds: positive("ramp", values.ramp),
-          thinkMs: positive("think-ms", values["think-ms"]),
-        }),
-      );
+      results.push(await loadScenario(ctx, studyOptions()));
       break;
     case "kill-before-credit":
       results.push(...(await killBeforeCreditScenario(ctx)));
+      break;
+    case "two-instances":
+      results.push(await twoInstancesScenario(ctx, studyOptions()));
       break;
     case "postgres-restart":
       results.push(

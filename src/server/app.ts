@@ -1,12 +1,11 @@
 // The table of contents of the server: every plugin and feature, registered by hand.
 import rateLimit from "@fastify/rate-limit";
-import Fastify, { type FastifyInstance, type RouteOptions } from "fastify";
+import Fastify, { LogController, type FastifyInstance, type RouteOptions } from "fastify";
 import {
   serializerCompiler,
   validatorCompiler,
   type ZodTypeProvider,
 } from "fastify-type-provider-zod";
-import { devFakesRoutes } from "../../dev/fakes/fakes.routes.ts";
 import type { Database, Db } from "./db/client.ts";
 import type { Env } from "./env.ts";
 import { createAuth, type Auth } from "./auth/auth.ts";
@@ -14,15 +13,15 @@ import { operatorRoutes } from "./cli/operator.routes.ts";
 import { authRoutes } from "./auth/auth.routes.ts";
 import { accountsRoutes } from "./features/accounts/accounts.routes.ts";
 import { adminRoutes } from "./features/admin/admin.routes.ts";
-import { devMailRoutes } from "./features/dev-mail/dev-mail.routes.ts";
 import { createMailer, type Mailer } from "./integrations/mail.ts";
 import { databaseRateLimitStore } from "./plugins/rate-limit-store.ts";
 import { catalogRoutes } from "./features/catalog/catalog.routes.ts";
 import { createCatalogCache, type CatalogCache } from "./features/catalog/catalog.service.ts";
+import { followCatalogChanges } from "./features/catalog/catalog-changes.ts";
+import type { ChannelListener } from "./db/listener.ts";
 import { CONTACT_FORWARD_JOB } from "./features/contact/contact.service.ts";
 import { contactRoutes } from "./features/contact/contact.routes.ts";
 import { learningRoutes } from "./features/learning/learning.routes.ts";
-import { exchangeRateFake } from "../../dev/fakes/exchange-rate.ts";
 import { createBillingJobHandlers } from "./features/billing/billing-emails.ts";
 import { billingRoutes } from "./features/billing/billing.routes.ts";
 import { EXPIRY_REMINDER_JOB, RECEIPT_JOB } from "./features/billing/billing.service.ts";
@@ -30,9 +29,14 @@ import { createPaystackClient } from "./integrations/paystack.ts";
 import { healthRoutes } from "./features/health/health.routes.ts";
 import { siteRoutes } from "./features/site/site.routes.ts";
 import { forwardContactMessage, type ContactMessage } from "./integrations/contact-webhook.ts";
-import { createJobRunner, type JobHandlers, type JobRunner } from "./jobs/queue.ts";
-import { registerErrorHandling } from "./plugins/errors.ts";
+import { createJobRunner, pendingJobCounts, type JobHandlers, type JobRunner } from "./jobs/queue.ts";
+import { createScheduler, SCHEDULES, type Scheduler } from "./jobs/scheduler.ts";
+import { createMetrics } from "./metrics/metrics.ts";
+import { registerMetrics } from "./metrics/metrics.routes.ts";
+import { registerErrorHandling, sendFrameworkError } from "./plugins/errors.ts";
 import { registerInputGuard } from "./plugins/input-guard.ts";
+import { loggerOptions, type LogDestination } from "./plugins/logger.ts";
+import { registerRequestIdHeader, requestIdFor } from "./plugins/request-id.ts";
 import { registerSecurityHeaders } from "./plugins/security.ts";
 import { registerSpa } from "./plugins/spa.ts";
 
@@ -41,6 +45,7 @@ declare module "fastify" {
     env: Env;
     db: Db;
     jobs: JobRunner;
+    scheduler: Scheduler;
     auth: Auth;
     mailer: Mailer;
     catalog: CatalogCache;
@@ -53,6 +58,8 @@ export type AppOptions = {
   /** Serve the built browser app from dist/web (off in API tests). */
   serveWeb?: boolean;
   logger?: boolean;
+  /** Where log lines go instead of stdout (tests read them). */
+  logDestination?: LogDestination;
   /** When set, the CLI may send operator commands to this server with the token. */
   operatorToken?: string;
   /** Called for every route as it is registered (tests enumerate the router with it). */
@@ -64,13 +71,11 @@ export const BODY_LIMIT_BYTES = 64 * 1024;
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const { env, database } = options;
   const app = Fastify({
-    logger:
-      options.logger === false
-        ? false
-        : {
-            level: env.logLevel,
-            redact: ["req.headers.authorization", "req.headers.cookie", 'res.headers["set-cookie"]'],
-          },
+    logger: options.logger === false ? false : await loggerOptions(env, options.logDestination),
+    // Every log line of a request and every error answer carry its id (docs/operations.md).
+    genReqId: requestIdFor,
+    logController: new LogController({ requestIdLogLabel: "requestId" }),
+    frameworkErrors: sendFrameworkError,
     bodyLimit: BODY_LIMIT_BYTES,
     // Which proxies may say who the client is (TRUST_PROXY; in production by default those on the
     // private network, such as the load balancer). Never every hop (true): a client could write
@@ -82,6 +87,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
+  registerRequestIdHeader(app);
   registerErrorHandling(app);
   registerInputGuard(app);
   // JSON only: a text/plain body (a cross-site "simple" request) is answered 415.
@@ -97,15 +103,22 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     [RECEIPT_JOB]: billingEmails.receipt,
     [EXPIRY_REMINDER_JOB]: billingEmails.expiryReminder,
   };
+  const metrics = createMetrics({
+    poolUse: database.poolUse,
+    pendingJobs: () => pendingJobCounts(database.db),
+    jobKinds: Object.keys(jobHandlers),
+  });
   app.decorate("env", env);
   app.decorate("db", database.db);
-  app.decorate("jobs", createJobRunner({ db: database.db, handlers: jobHandlers, log: app.log }));
+  app.decorate("jobs", createJobRunner({ db: database.db, handlers: jobHandlers, log: app.log, metrics }));
   app.decorate("mailer", mailer);
+  app.decorate("scheduler", createScheduler({ db: database.db, log: app.log, schedules: SCHEDULES }));
   app.decorate("catalog", createCatalogCache(database.db));
   app.decorate("auth", createAuth({ env, db: database.db, mailer, log: app.log }));
   app.decorateRequest("user", null);
 
   registerSecurityHeaders(app, env);
+  registerMetrics(app, metrics, env.metricsToken);
   await app.register(rateLimit, { global: false, store: databaseRateLimitStore(database.db) });
 
   await app.register(healthRoutes);
@@ -119,23 +132,29 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     env.paystack.mode === "disabled"
       ? null
       : createPaystackClient({ apiUrl: env.paystack.apiUrl, secretKey: env.paystack.secretKey });
-  await app.register(billingRoutes({ db: database.db, env, log: app.log, paystack }));
+  await app.register(billingRoutes({ db: database.db, env, log: app.log, paystack, metrics }));
   await app.register(adminRoutes);
-  if (options.operatorToken) await app.register(operatorRoutes(options.operatorToken));
+  if (options.operatorToken) await app.register(operatorRoutes(options.operatorToken, database.dumpDataDir));
   if (!env.isProduction) {
-    await app.register(
-      devFakesRoutes,
-      env.paystack.mode === "simulator"
-        ? { paystack: { secretKey: env.paystack.secretKey, webhookUrl: `${env.appUrl}/api/paystack/webhook` } }
-        : {},
-    );
-    await app.register(exchangeRateFake, { prefix: "/dev/fakes/exchange-rate" });
-    await app.register(devMailRoutes);
+    // Loaded only outside production: the fakes and the mailbox are not even in a production process.
+    const { registerDevelopmentTools } = await import("./development.ts");
+    await registerDevelopmentTools(app);
   }
 
   await registerSpa(app, { serveWeb: options.serveWeb ?? true });
 
+  // Several instances on one PostgreSQL: an admin change on any of them clears every cache. The
+  // listening connection opens when the app is ready, after start-up has waited for the database.
+  let catalogChanges: ChannelListener | null = null;
+  const { database: location } = env;
+  if (location.kind === "postgres") {
+    app.addHook("onReady", async () => {
+      catalogChanges = followCatalogChanges({ connectionString: location.url, cache: app.catalog, log: app.log });
+    });
+  }
   app.addHook("onClose", async () => {
+    await app.scheduler.stop();
+    await catalogChanges?.close();
     await app.jobs.stop();
     mailer.close();
   });

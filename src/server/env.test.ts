@@ -1,6 +1,6 @@
 import { resolve } from "node:path";
 import { describe, expect, it } from "vitest";
-import { EnvError, readEnv, type Env } from "./env.ts";
+import { EnvError, missingServiceWarnings, readEnv, serviceStatus, type Env } from "./env.ts";
 
 /** Asserts PGlite in `folder` (relative to the working directory, or absolute). */
 function expectPglite(database: Env["database"], folder: string) {
@@ -20,11 +20,13 @@ function readEnvError(source: Record<string, string>): EnvError {
   throw new Error(`readEnv accepted ${JSON.stringify(source)}`);
 }
 
+const PRODUCTION = { NODE_ENV: "production", AUTH_SECRET: "x".repeat(32), APP_URL: "https://academy.example.com" };
+
 describe("readEnv", () => {
   it("defaults to port 3000, PGlite in ./data and http://localhost:3000", () => {
     const env = readEnv({});
     expect(env.port).toBe(3000);
-    expect(env.host).toBe("0.0.0.0");
+    expect(env.host).toBe("127.0.0.1");
     expectPglite(env.database, "data");
     expect(env.appUrl).toBe("http://localhost:3000");
     expect(env.nodeEnv).toBe("development");
@@ -68,7 +70,7 @@ describe("readEnv", () => {
   });
 
   it("marks production", () => {
-    const env = readEnv({ NODE_ENV: "production", AUTH_SECRET: "x".repeat(32) });
+    const env = readEnv(PRODUCTION);
     expect(env.nodeEnv).toBe("production");
     expect(env.isProduction).toBe(true);
   });
@@ -97,26 +99,26 @@ describe("readEnv", () => {
 
   it.each([["abc"], ["70000"], ["-1"], ["80.5"]])("rejects PORT=%s, naming PORT", (port) => {
     const error = readEnvError({ PORT: port });
-    expect(error.message).toMatch(/^\s*PORT: /m);
+    expect(error.message).toMatch(/^Invalid configuration: PORT: /m);
   });
 
   it.each([["APP_URL"], ["DATABASE_URL"], ["CONTACT_WEBHOOK_URL"], ["CHAT_WIDGET_URL"]])(
     "rejects a %s that is not a URL, naming it",
     (name) => {
       const error = readEnvError({ [name]: "not a url" });
-      expect(error.message).toMatch(new RegExp(`^\\s*${name}: `, "m"));
+      expect(error.message).toMatch(new RegExp(`^Invalid configuration: ${name}: `, "m"));
     },
   );
 
   it("names every bad variable at once", () => {
     const error = readEnvError({ PORT: "abc", APP_URL: "nope", LOG_LEVEL: "loud" });
-    expect(error.message).toMatch(/^\s*PORT: /m);
-    expect(error.message).toMatch(/^\s*APP_URL: /m);
-    expect(error.message).toMatch(/^\s*LOG_LEVEL: /m);
+    expect(error.message).toMatch(/^Invalid configuration: PORT: /m);
+    expect(error.message).toMatch(/^Invalid configuration: APP_URL: /m);
+    expect(error.message).toMatch(/^Invalid configuration: LOG_LEVEL: /m);
   });
 
   describe("TRUST_PROXY", () => {
-    const production = { NODE_ENV: "production", AUTH_SECRET: "x".repeat(32) };
+    const production = PRODUCTION;
 
     it("unset, trusts the private network's proxies in production and no proxy elsewhere", () => {
       expect(readEnv(production).trustProxy).toEqual(["loopback", "linklocal", "uniquelocal"]);
@@ -139,23 +141,23 @@ describe("readEnv", () => {
 
     it.each([["true"], ["TRUE"], [" True "]])("refuses %j, explaining that a client could forge its address", (value) => {
       const error = readEnvError({ TRUST_PROXY: value });
-      expect(error.message).toMatch(/^\s*TRUST_PROXY: "true" is not accepted: trusting every hop means any client could write its own address into X-Forwarded-For/m);
+      expect(error.message).toMatch(/^Invalid configuration: TRUST_PROXY: "true" is not accepted: trusting every hop means any client could write its own address into X-Forwarded-For/m);
     });
 
     it.each([["0.0.0.0/0"], ["10.0.0.1, ::/0"]])("refuses a range of every address (%s) for the same reason", (value) => {
       const error = readEnvError({ TRUST_PROXY: value });
-      expect(error.message).toMatch(/^\s*TRUST_PROXY: "(0\.0\.0\.0|::)\/0" would trust every address, and any client could write its own address/m);
+      expect(error.message).toMatch(/^Invalid configuration: TRUST_PROXY: "(0\.0\.0\.0|::)\/0" would trust every address, and any client could write its own address/m);
     });
 
     it("refuses more hops than a real chain of proxies", () => {
-      expect(readEnvError({ TRUST_PROXY: "11" }).message).toMatch(/^\s*TRUST_PROXY: 11 hops is more than any real chain of proxies/m);
+      expect(readEnvError({ TRUST_PROXY: "11" }).message).toMatch(/^Invalid configuration: TRUST_PROXY: 11 hops is more than any real chain of proxies/m);
     });
 
     it.each([["false"], ["yes"], ["*"], ["proxy.internal"], ["1.5"], ["-1"], ["10.0.0.0/33"], ["::1/129"], ["10.0.0.0/8/8"], ["10.0.0.0/"], ["256.1.1.1"], [","]])(
       "refuses %j, naming TRUST_PROXY and what it expects",
       (value) => {
         const error = readEnvError({ TRUST_PROXY: value });
-        expect(error.message).toMatch(/^\s*TRUST_PROXY: /m);
+        expect(error.message).toMatch(/^Invalid configuration: TRUST_PROXY: /m);
         expect(error.message).toContain("expected proxy addresses or CIDR ranges separated by commas");
       },
     );
@@ -164,6 +166,96 @@ describe("readEnv", () => {
       const error = readEnvError({ TRUST_PROXY: "10.0.0.1, nope, 203.0.113.0/24, also-nope" });
       expect(error.message).toContain('TRUST_PROXY: "nope" is not an address or a CIDR range');
       expect(error.message).toContain('TRUST_PROXY: "also-nope" is not an address or a CIDR range');
+    });
+  });
+
+  describe("production and the demo (docs/operations.md)", () => {
+    it("listens on loopback by default in development and on every interface by default in production", () => {
+      expect(readEnv({}).host).toBe("127.0.0.1");
+      expect(readEnv({ NODE_ENV: "test" }).host).toBe("127.0.0.1");
+      expect(readEnv(PRODUCTION).host).toBe("0.0.0.0");
+      expect(readEnv({ ...PRODUCTION, HOST: "10.0.0.5" }).host).toBe("10.0.0.5");
+    });
+
+    it.each([["127.0.0.1"], ["127.0.0.2"], ["::1"], ["localhost"]])("lets development listen on %s", (host) => {
+      expect(readEnv({ HOST: host }).host).toBe(host);
+    });
+
+    it.each([["0.0.0.0"], ["::"], ["192.168.1.20"], ["academy.example.com"]])(
+      "refuses development on %s, in one line that says how to run in production",
+      (host) => {
+        const error = readEnvError({ HOST: host });
+        expect(error.message.split("\n")).toHaveLength(1);
+        expect(error.message).toMatch(/^Invalid configuration: HOST: development mode listens on this machine only/);
+        expect(error.message).toContain("NODE_ENV=production node dist/node/src/server/main.js");
+      },
+    );
+
+    it("requires AUTH_SECRET and APP_URL in production, one line each", () => {
+      const error = readEnvError({ NODE_ENV: "production" });
+      expect(error.message.split("\n")).toEqual([
+        expect.stringMatching(/^Invalid configuration: AUTH_SECRET: required in production: 32 or more random characters/),
+        expect.stringMatching(/^Invalid configuration: APP_URL: required in production: the public address .* https:\/\//),
+      ]);
+    });
+
+    it.each([["http://academy.example.com"], ["http://203.0.113.7:3000"]])("refuses a plain http APP_URL (%s) in production", (url) => {
+      const error = readEnvError({ ...PRODUCTION, APP_URL: url });
+      expect(error.message).toBe(
+        `Invalid configuration: APP_URL: must start with https:// in production (plain http:// only for localhost), such as https://academy.example.com; got "${url}"`,
+      );
+    });
+
+    it.each([["http://localhost:3000"], ["http://127.0.0.1:8080"], ["http://[::1]:3000"]])("accepts http for localhost (%s) in production", (url) => {
+      expect(readEnv({ ...PRODUCTION, APP_URL: url }).appUrl).toBe(url);
+    });
+
+    it.each([["localhost:3000"], ["academy.example.com"], ["ftp://academy.example.com"], ["https://"]])(
+      "refuses an APP_URL without an http(s) scheme and host (%s), saying what it should look like",
+      (url) => {
+        expect(readEnvError({ APP_URL: url }).message).toBe(
+          "Invalid configuration: APP_URL: expected a full URL starting with https:// or http://, such as https://academy.example.com",
+        );
+      },
+    );
+
+    it.each([
+      ["DATABASE_URL", "mysql://db/academy", "postgres://"],
+      ["SMTP_URL", "https://smtp.example.com", "smtps://"],
+      ["CONTACT_WEBHOOK_URL", "hooks.example.com/contact", "https://"],
+      ["PAYSTACK_API_URL", "api.paystack.co", "https://"],
+    ])("refuses %s=%s, naming the scheme it expects", (name, value, scheme) => {
+      const error = readEnvError({ [name]: value });
+      expect(error.message).toMatch(new RegExp(`^Invalid configuration: ${name}: expected a full URL starting with .*${scheme}`));
+    });
+  });
+
+  describe("missing services", () => {
+    it("production without SMTP, Paystack and the chat widget: one warning each", () => {
+      const warnings = missingServiceWarnings(readEnv(PRODUCTION));
+      expect(warnings).toEqual([
+        expect.stringMatching(/^SMTP_URL is not set: no email can be sent/),
+        expect.stringMatching(/^PAYSTACK_SECRET_KEY is not set: payments are disabled/),
+        expect.stringMatching(/^CHAT_WIDGET_URL is not set/),
+      ]);
+      expect(serviceStatus(readEnv(PRODUCTION))).toEqual({ email: "missing", payments: "missing", chat: "missing" });
+    });
+
+    it("production with all three: no warning", () => {
+      const env = readEnv({
+        ...PRODUCTION,
+        SMTP_URL: "smtps://u:p@smtp.example.com:465",
+        PAYSTACK_SECRET_KEY: "sk_live_x",
+        CHAT_WIDGET_URL: "https://embed.tawk.to/abc/default",
+      });
+      expect(missingServiceWarnings(env)).toEqual([]);
+      expect(serviceStatus(env)).toEqual({ email: "smtp", payments: "paystack", chat: "configured" });
+    });
+
+    it("the demo's stand-ins are no warning, the missing chat widget is", () => {
+      const env = readEnv({});
+      expect(serviceStatus(env)).toEqual({ email: "development-mailbox", payments: "simulator", chat: "missing" });
+      expect(missingServiceWarnings(env)).toEqual([expect.stringMatching(/^CHAT_WIDGET_URL is not set/)]);
     });
   });
 

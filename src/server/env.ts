@@ -3,7 +3,22 @@ import { isIP } from "node:net";
 import { resolve } from "node:path";
 import { z } from "zod";
 
-const optionalUrl = z.url().optional();
+/** A URL with one of `protocols` and a host; the message shows what a good value looks like. */
+function urlWith(protocols: readonly string[], example: string) {
+  return z.string().refine(
+    (value) => {
+      if (!URL.canParse(value)) return false;
+      const url = new URL(value);
+      return protocols.includes(url.protocol) && url.hostname !== "";
+    },
+    { message: `expected a full URL starting with ${protocols.map((p) => `${p}//`).join(" or ")}, such as ${example}` },
+  );
+}
+const webUrl = (example: string) => urlWith(["https:", "http:"], example);
+const optionalWebUrl = (example: string) => webUrl(example).optional();
+
+const LOOPBACK_HOSTS = new Set(["127.0.0.1", "::1", "localhost"]);
+const isLoopbackHost = (host: string) => LOOPBACK_HOSTS.has(host) || /^127\.\d+\.\d+\.\d+$/.test(host);
 
 /**
  * Which hops in front of the app may say who the client is (X-Forwarded-For), as Fastify's
@@ -75,34 +90,41 @@ const trustProxySetting = z
 const envSchema = z.object({
   NODE_ENV: z.enum(["development", "test", "production"]).default("development"),
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
-  HOST: z.string().default("0.0.0.0"),
-  APP_URL: optionalUrl,
+  // Unset: loopback in development (the demo stays on this machine), every interface in production.
+  HOST: z.string().optional(),
+  APP_URL: optionalWebUrl("https://academy.example.com"),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+  // Guards /metrics (docs/operations.md, Observability); unset, there is no /metrics.
+  METRICS_TOKEN: z
+    .string()
+    .min(32, "must be at least 32 characters, such as the output of openssl rand -hex 32")
+    .regex(/^[\x21-\x7e]+$/, "must be printable ASCII without spaces, such as the output of openssl rand -hex 32")
+    .optional(),
   TRUST_PROXY: trustProxySetting,
 
-  DATABASE_URL: optionalUrl,
+  DATABASE_URL: urlWith(["postgres:", "postgresql:"], "postgres://user:password@db.internal:5432/trading_academy").optional(),
   DATA_DIR: z.string().default("data"),
 
   AUTH_SECRET: z.string().min(32, "must be at least 32 characters").optional(),
-  SMTP_URL: optionalUrl,
+  SMTP_URL: urlWith(["smtp:", "smtps:"], "smtps://user:password@smtp.example.com:465").optional(),
   MAIL_FROM: z.string().default("Trading Academy <no-reply@tradingacademy.com>"),
 
   GOOGLE_CLIENT_ID: z.string().optional(),
   GOOGLE_CLIENT_SECRET: z.string().optional(),
-  GOOGLE_DISCOVERY_URL: z.url().default("https://accounts.google.com/.well-known/openid-configuration"),
+  GOOGLE_DISCOVERY_URL: webUrl("https://accounts.google.com/.well-known/openid-configuration").default("https://accounts.google.com/.well-known/openid-configuration"),
   MQL5_CLIENT_ID: z.string().optional(),
   MQL5_CLIENT_SECRET: z.string().optional(),
-  MQL5_AUTHORIZE_URL: z.url().default("https://www.mql5.com/en/oauth/login"),
-  MQL5_TOKEN_URL: z.url().default("https://www.mql5.com/api/oauth/access_token"),
-  MQL5_USERINFO_URL: z.url().default("https://www.mql5.com/api/oauth/user_info"),
+  MQL5_AUTHORIZE_URL: webUrl("https://www.mql5.com/en/oauth/login").default("https://www.mql5.com/en/oauth/login"),
+  MQL5_TOKEN_URL: webUrl("https://www.mql5.com/api/oauth/access_token").default("https://www.mql5.com/api/oauth/access_token"),
+  MQL5_USERINFO_URL: webUrl("https://www.mql5.com/api/oauth/user_info").default("https://www.mql5.com/api/oauth/user_info"),
 
   PAYSTACK_SECRET_KEY: z.string().optional(),
-  PAYSTACK_API_URL: z.url().default("https://api.paystack.co"),
-  PAYSTACK_INLINE_JS_URL: z.url().default("https://js.paystack.co/v2/inline.js"),
-  EXCHANGE_RATE_URL: optionalUrl,
+  PAYSTACK_API_URL: webUrl("https://api.paystack.co").default("https://api.paystack.co"),
+  PAYSTACK_INLINE_JS_URL: webUrl("https://js.paystack.co/v2/inline.js").default("https://js.paystack.co/v2/inline.js"),
+  EXCHANGE_RATE_URL: optionalWebUrl("https://open.er-api.com/v6/latest/USD"),
 
-  CONTACT_WEBHOOK_URL: optionalUrl,
-  CHAT_WIDGET_URL: optionalUrl,
+  CONTACT_WEBHOOK_URL: optionalWebUrl("https://hooks.example.com/contact"),
+  CHAT_WIDGET_URL: optionalWebUrl("https://embed.tawk.to/<property>/default"),
   SUPPORT_EMAIL: z.email().default("support@tradingacademy.com"),
   SUPPORT_PHONE: z.string().default("+233 30 290 1234"),
   SOCIAL_LINKS: z
@@ -139,6 +161,8 @@ export type Env = {
   host: string;
   appUrl: string;
   logLevel: z.infer<typeof envSchema>["LOG_LEVEL"];
+  /** The bearer token /metrics asks for; null: there is no /metrics. */
+  metricsToken: string | null;
   trustProxy: TrustProxy;
   database: { kind: "postgres"; url: string } | { kind: "pglite"; dataDir: string | null };
   contactWebhookUrl: string | null;
@@ -171,7 +195,37 @@ const REAL_EXCHANGE_RATE_URL = "https://open.er-api.com/v6/latest/USD";
 // Development and tests only: production refuses to start without AUTH_SECRET.
 const DEVELOPMENT_AUTH_SECRET = "development-only-secret-not-for-production-use";
 
-export class EnvError extends Error {}
+/** A configuration the server refuses: one line per bad variable, each naming it. */
+export class EnvError extends Error {
+  constructor(problems: string[]) {
+    super(problems.map((problem) => `Invalid configuration: ${problem}`).join("\n"));
+  }
+}
+
+const HOW_TO_RUN_IN_PRODUCTION =
+  "run the built server in production instead (npm run build, then NODE_ENV=production node dist/node/src/server/main.js; README, Deploying)";
+
+/** What production needs beyond well-formed values (docs/operations.md, Configuration). */
+function deploymentProblems(env: z.infer<typeof envSchema>, host: string): string[] {
+  const problems: string[] = [];
+  if (env.NODE_ENV !== "production") {
+    // Development serves the mailbox and the payment simulator: never to the network.
+    if (!isLoopbackHost(host)) {
+      problems.push(`HOST: development mode listens on this machine only (127.0.0.1, ::1 or localhost), not "${host}": ${HOW_TO_RUN_IN_PRODUCTION}`);
+    }
+    return problems;
+  }
+  if (!env.AUTH_SECRET) problems.push("AUTH_SECRET: required in production: 32 or more random characters (e.g. openssl rand -base64 48)");
+  if (!env.APP_URL) {
+    problems.push("APP_URL: required in production: the public address learners open, such as https://academy.example.com");
+  } else {
+    const url = new URL(env.APP_URL);
+    if (url.protocol !== "https:" && !isLoopbackHost(url.hostname.replace(/^\[|\]$/g, ""))) {
+      problems.push(`APP_URL: must start with https:// in production (plain http:// only for localhost), such as https://academy.example.com; got "${env.APP_URL}"`);
+    }
+  }
+  return problems;
+}
 
 /** Parses the environment; throws an EnvError naming every bad variable. */
 export function readEnv(source: Record<string, string | undefined> = process.env): Env {
@@ -179,23 +233,23 @@ export function readEnv(source: Record<string, string | undefined> = process.env
   const configured = Object.fromEntries(Object.entries(source).filter(([, value]) => value?.trim()));
   const parsed = envSchema.safeParse(configured);
   if (!parsed.success) {
-    const problems = parsed.error.issues.map((issue) => `${issue.path.join(".")}: ${issue.message}`);
-    throw new EnvError(`Invalid configuration:\n  ${problems.join("\n  ")}`);
+    throw new EnvError(parsed.error.issues.map((issue) => `${issue.path.join(".")}: ${issue.message}`));
   }
   const env = parsed.data;
   const isProduction = env.NODE_ENV === "production";
+  const host = env.HOST ?? (isProduction ? "0.0.0.0" : "127.0.0.1");
+  const problems = deploymentProblems(env, host);
+  if (problems.length > 0) throw new EnvError(problems);
   const appUrl = (env.APP_URL ?? `http://localhost:${env.PORT}`).replace(/\/$/, "");
   const simulator = !isProduction && !env.PAYSTACK_SECRET_KEY;
-  if (isProduction && !env.AUTH_SECRET) {
-    throw new EnvError("Invalid configuration:\n  AUTH_SECRET: required in production (32+ random characters)");
-  }
   return {
     nodeEnv: env.NODE_ENV,
     isProduction,
     port: env.PORT,
-    host: env.HOST,
+    host,
     appUrl,
     logLevel: env.LOG_LEVEL,
+    metricsToken: env.METRICS_TOKEN ?? null,
     // Unset, production trusts the proxies on the private network only, and elsewhere no proxy.
     trustProxy: env.TRUST_PROXY ?? (isProduction ? [...PRIVATE_NETWORK_PROXIES] : false),
     database: env.DATABASE_URL
@@ -245,4 +299,31 @@ export function readEnv(source: Record<string, string | undefined> = process.env
           }
         : null,
   };
+}
+
+/** How each outside service is provided; the health answer reports it (docs/operations.md). */
+export type ServiceStatus = {
+  email: "smtp" | "development-mailbox" | "missing";
+  payments: "paystack" | "simulator" | "missing";
+  chat: "configured" | "missing";
+};
+
+export function serviceStatus(env: Env): ServiceStatus {
+  return {
+    email: env.mail.smtpUrl ? "smtp" : env.isProduction ? "missing" : "development-mailbox",
+    payments: env.paystack.mode === "live" ? "paystack" : env.paystack.mode === "simulator" ? "simulator" : "missing",
+    chat: env.chatWidgetUrl ? "configured" : "missing",
+  };
+}
+
+/** One line for each service production runs without, logged as a warning at start. */
+export function missingServiceWarnings(env: Env): string[] {
+  const status = serviceStatus(env);
+  return [
+    status.email === "missing" &&
+      "SMTP_URL is not set: no email can be sent (verification, password reset, receipts, reminders)",
+    status.payments === "missing" &&
+      'PAYSTACK_SECRET_KEY is not set: payments are disabled ("Payment service is not available")',
+    status.chat === "missing" && "CHAT_WIDGET_URL is not set: the chat page says chat is not available",
+  ].filter((warning) => typeof warning === "string");
 }

@@ -1,61 +1,74 @@
-// Reads the environment, opens and migrates the database, seeds an empty one, and listens.
+// Reads the environment, opens, waits for and migrates the database, seeds an empty one, and
+// listens; on SIGTERM or SIGINT, stops within 10 s (docs/operations.md, Starting and stopping).
+import type { FastifyInstance } from "fastify";
 import { buildApp } from "./app.ts";
-import { openDatabase } from "./db/client.ts";
+import { openDatabase, waitForDatabase, DatabaseUnreachableError, type Database } from "./db/client.ts";
 import { seedDatabase } from "./db/seed.ts";
-import { expireSubscriptions } from "./features/billing/billing.service.ts";
-import { EnvError, readEnv } from "./env.ts";
+import { EnvError, missingServiceWarnings, readEnv } from "./env.ts";
 import { DataDirInUseError } from "./db/pglite-lock.ts";
 import { newOperatorToken, openOperatorChannel } from "./cli/operator-channel.ts";
 
-const EXPIRY_INTERVAL_MS = 15 * 60_000;
+// Supervisors wait about 10 s between SIGTERM and SIGKILL: finish well inside that.
+const SHUTDOWN_DEADLINE_MS = 9_000;
+
+// Everything the server writes (the embedded database, the operator channel) is its user's alone.
+process.umask(0o077);
+
+let database: Database | null = null;
+let app: FastifyInstance | null = null;
+const onShutdown: (() => void)[] = [];
+let closing = false;
+
+async function shutdown(signal: string) {
+  if (closing) return;
+  closing = true;
+  app?.log.info({ signal }, "shutting down");
+  setTimeout(() => {
+    console.error(`Shutdown did not finish within ${SHUTDOWN_DEADLINE_MS / 1000} s: exiting.`);
+    process.exit(1);
+  }, SHUTDOWN_DEADLINE_MS).unref();
+  for (const stop of onShutdown) stop();
+  // Stops accepting connections, answers the requests in flight, then stops the job runner.
+  await app?.close();
+  await database?.close();
+  process.exit(0);
+}
+process.on("SIGINT", () => void shutdown("SIGINT"));
+process.on("SIGTERM", () => void shutdown("SIGTERM"));
 
 async function main() {
   const env = readEnv();
-  const database = await openDatabase(env.database);
-  await database.migrate();
-  await seedDatabase(database.db);
+  database = await openDatabase(env.database);
 
   // The embedded database is single-process: operator commands come through this server.
   const dataDir = env.database.kind === "pglite" ? env.database.dataDir : null;
   const operatorToken = dataDir ? newOperatorToken() : undefined;
-  const app = await buildApp({ env, database, operatorToken });
-  app.jobs.start();
-  const expireLapsed = () =>
-    expireSubscriptions(app.db, new Date())
-      .then((ended) => (ended > 0 ? app.jobs.runDue() : 0))
-      .catch((error: unknown) => app.log.error({ err: error }, "expiring subscriptions failed"));
-  const expiryTimer = setInterval(expireLapsed, EXPIRY_INTERVAL_MS).unref();
-  void expireLapsed();
-  let closeOperatorChannel = () => {};
+  app = await buildApp({ env, database, operatorToken });
+  for (const warning of missingServiceWarnings(env)) app.log.warn(warning);
 
-  let closing = false;
-  const shutdown = async (signal: string) => {
-    if (closing) return;
-    closing = true;
-    app.log.info({ signal }, "shutting down");
-    const forceExit = setTimeout(() => process.exit(1), 10_000).unref();
-    clearInterval(expiryTimer);
-    closeOperatorChannel();
-    await app.close();
-    await database.close();
-    clearTimeout(forceExit);
-    process.exit(0);
-  };
-  process.on("SIGINT", () => void shutdown("SIGINT"));
-  process.on("SIGTERM", () => void shutdown("SIGTERM"));
+  await waitForDatabase(database, app.log);
+  await database.migrate();
+  await seedDatabase(database.db);
+  if (closing) return;
+
+  app.jobs.start();
+  // Expiry and the other schedules, once per period across instances; app.close() stops them.
+  app.scheduler.start();
 
   await app.listen({ port: env.port, host: env.host });
   const address = app.server.address();
   if (dataDir && operatorToken && typeof address === "object" && address) {
-    closeOperatorChannel = openOperatorChannel(dataDir, { port: address.port, token: operatorToken });
+    onShutdown.push(openOperatorChannel(dataDir, { port: address.port, token: operatorToken }));
   }
 }
 
-main().catch((error: unknown) => {
-  if (error instanceof EnvError || error instanceof DataDirInUseError) {
+main().catch(async (error: unknown) => {
+  if (error instanceof EnvError || error instanceof DataDirInUseError || error instanceof DatabaseUnreachableError) {
     console.error(error.message);
   } else {
     console.error(error);
   }
+  await app?.close().catch(() => {});
+  await database?.close().catch(() => {});
   process.exit(1);
 });

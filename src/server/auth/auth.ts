@@ -230,7 +230,8 @@ export function createAuth(options: { env: Env; db: Db; mailer: Mailer; log: Fas
       disableOriginCheck: false,
       disableCSRFCheck: false,
       cookiePrefix: "ta",
-      useSecureCookies: env.appUrl.startsWith("https://"),
+      // Production cookies are always Secure: TLS ends at the proxy in front, whatever APP_URL says.
+      useSecureCookies: env.isProduction || env.appUrl.startsWith("https://"),
       ipAddress: { ipAddressHeaders: [CLIENT_IP_HEADER] },
     },
     databaseHooks: {

@@ -8,7 +8,7 @@ import { createVerifiedAccount, ipAllocator, PASSWORD, signIn } from "../testing
 import { createTestApp, type TestApp } from "../testing/test-app.ts";
 
 const nextIp = ipAllocator(23);
-const TOO_MANY = { error: { code: "TOO_MANY_REQUESTS", message: AUTH_MESSAGES.tooManyRequests } };
+const TOO_MANY = { error: { code: "TOO_MANY_REQUESTS", message: AUTH_MESSAGES.tooManyRequests, requestId: expect.any(String) } };
 
 describe("sign-in and account route limits", () => {
   let t: TestApp;
@@ -113,7 +113,7 @@ describe("sign-in and account route limits", () => {
       expect(limited.statusCode).toBe(429);
       expect(limited.headers["content-type"]).toMatch(/^application\/json/);
       expect(limited.json()).toEqual({
-        error: { code: "FST_ERR_RATE_LIMIT_EXCEEDED", message: "Too many requests. Please try again later." },
+        error: { code: "FST_ERR_RATE_LIMIT_EXCEEDED", message: "Too many requests. Please try again later.", requestId: expect.any(String) },
       });
 
       const rows = await t.database.db

@@ -6,14 +6,30 @@ import type { Db } from "../db/client.ts";
 import { seedDatabase } from "../db/seed.ts";
 import { expireSubscriptions } from "../features/billing/billing.service.ts";
 import { setUserPlan } from "../features/users/users.service.ts";
+import { deleteExpiredRecords, type RetentionCounts } from "../jobs/retention.ts";
 
 export const operatorCommandSchema = z.discriminatedUnion("name", [
   z.object({ name: z.literal("migrate") }),
   z.object({ name: z.literal("seed") }),
   z.object({ name: z.literal("expire-subscriptions") }),
+  z.object({ name: z.literal("prune") }),
   z.object({ name: z.literal("set-plan"), email: z.string().check(z.minLength(3)), plan: z.enum(PLANS) }),
 ]);
 export type OperatorCommand = z.infer<typeof operatorCommandSchema>;
+
+const RETENTION_LABELS: [keyof RetentionCounts, string][] = [
+  ["doneJobs", "finished jobs"],
+  ["failedJobs", "failed jobs"],
+  ["rateLimits", "rate-limit counters"],
+  ["loginFailures", "sign-in failures"],
+  ["verifications", "expired tokens"],
+  ["sessions", "expired sessions"],
+  ["devMail", "development mails"],
+];
+
+function describeDeleted(counts: RetentionCounts): string {
+  return `Deleted ${RETENTION_LABELS.map(([kind, label]) => `${counts[kind]} ${label}`).join(", ")}.`;
+}
 
 /** Runs a command on an open, migrated database; resolves with what to tell the operator. */
 export async function runOperatorCommand(db: Db, command: OperatorCommand): Promise<string> {
@@ -28,6 +44,8 @@ export async function runOperatorCommand(db: Db, command: OperatorCommand): Prom
       const count = await expireSubscriptions(db, new Date());
       return count === 1 ? "1 subscription ended." : `${count} subscriptions ended.`;
     }
+    case "prune":
+      return describeDeleted(await deleteExpiredRecords(db, new Date()));
     case "set-plan":
       await setUserPlan(db, {
         email: command.email,

@@ -1,20 +1,41 @@
+import { Readable } from "node:stream";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import * as z from "zod/mini";
+import { hasBearerToken } from "../auth/bearer-token.ts";
 import { sendError } from "../plugins/errors.ts";
 import { operatorCommandSchema, runOperatorCommand } from "./commands.ts";
-import { tokenMatches } from "./operator-channel.ts";
 
-/** POST /api/operator/commands: the CLI's way in while this server holds the embedded database. */
-export function operatorRoutes(token: string): FastifyPluginAsyncZod {
+/** A blob a megabyte at a time: sent as it is read, without a second copy of the whole. */
+async function* chunksOf(blob: Blob, size = 1 << 20) {
+  for (let offset = 0; offset < blob.size; offset += size) {
+    yield new Uint8Array(await blob.slice(offset, offset + size).arrayBuffer());
+  }
+}
+
+/** The CLI's way in while this server holds the embedded database: its commands and backups. */
+export function operatorRoutes(token: string, dumpDataDir: (() => Promise<Blob>) | null): FastifyPluginAsyncZod {
   return async (app) => {
+    app.addHook("onRequest", async (request, reply) => {
+      if (!hasBearerToken(request.headers.authorization, token)) return sendError(reply, 401, "UNAUTHENTICATED", "Operator token required.");
+    });
+
     app.post(
       "/api/operator/commands",
       { schema: { body: operatorCommandSchema, response: { 200: z.object({ message: z.string() }) } } },
-      async (request, reply) => {
-        const given = request.headers.authorization?.replace(/^Bearer /, "");
-        if (!tokenMatches(token, given)) return sendError(reply, 401, "UNAUTHENTICATED", "Operator token required.");
-        return { message: await runOperatorCommand(app.db, request.body) };
-      },
+      async (request) => ({ message: await runOperatorCommand(app.db, request.body) }),
     );
+
+    // The embedded database only (PostgreSQL has pg_dump). The archive is taken between two queries
+    // (requests wait for it: about a second per 40 MB of data folder) and streamed back; the CLI
+    // checks it is whole before writing it (docs/operations.md, Backups).
+    if (!dumpDataDir) return;
+    app.get("/api/operator/backup", async (_request, reply) => {
+      const archive = await dumpDataDir();
+      return reply
+        .header("content-type", "application/gzip")
+        .header("content-length", archive.size)
+        .header("cache-control", "no-store")
+        .send(Readable.from(chunksOf(archive)));
+    });
   };
 }

@@ -1,6 +1,7 @@
 // Opens the database: PostgreSQL when DATABASE_URL is set, otherwise embedded PGlite.
 import { PGlite, type PGliteOptions } from "@electric-sql/pglite";
 import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
+import { sql } from "drizzle-orm";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
@@ -9,7 +10,8 @@ import { migrate as migratePg } from "drizzle-orm/node-postgres/migrator";
 import pg from "pg";
 import type { Env } from "../env.ts";
 import { migrationsFolder } from "../paths.ts";
-import { lockDataDir } from "./pglite-lock.ts";
+import { MIGRATION_LOCK } from "./advisory-locks.ts";
+import { keepDataDirPrivate, lockDataDir } from "./pglite-lock.ts";
 import * as schema from "./schema.ts";
 
 export type Schema = typeof schema;
@@ -19,9 +21,20 @@ export type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
 export type Database = {
   db: Db;
   kind: "postgres" | "pglite";
+  /** What was opened, for messages (the password never printed). */
+  location: Env["database"];
+  /**
+   * The embedded database's data folder as a gzipped tar, taken between two queries (PGlite's
+   * dumpDataDir): a backup (docs/operations.md, "Backups"). Null on PostgreSQL: pg_dump does that.
+   */
+  dumpDataDir: (() => Promise<Blob>) | null;
   migrate(): Promise<void>;
   close(): Promise<void>;
+  /** The PostgreSQL pool's connections now, for /metrics; null on PGlite, which has no pool. */
+  poolUse(): PoolUse | null;
 };
+
+export type PoolUse = { total: number; idle: number; waiting: number };
 
 export async function openDatabase(config: Env["database"]): Promise<Database> {
   if (config.kind === "postgres") {
@@ -36,8 +49,11 @@ export async function openDatabase(config: Env["database"]): Promise<Database> {
     return {
       db,
       kind: "postgres",
-      migrate: () => migratePg(db, { migrationsFolder }),
+      location: config,
+      dumpDataDir: null,
+      migrate: () => migrateUnderLock(pool),
       close: () => pool.end(),
+      poolUse: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
     };
   }
 
@@ -45,10 +61,36 @@ export async function openDatabase(config: Env["database"]): Promise<Database> {
   try {
     const client = createPglite(config.dataDir ? { dataDir: config.dataDir } : {});
     await client.waitReady;
-    return wrapPglite(client, unlock);
+    if (config.dataDir) keepDataDirPrivate(config.dataDir);
+    return wrapPglite(client, unlock, config);
   } catch (error) {
     unlock();
     throw error;
+  }
+}
+
+/**
+ * Instances started together on an empty database would each create the same types and tables
+ * (and one would crash on a duplicate): the migrator runs under a session advisory lock on a
+ * connection of its own, so one migrates and the others, waiting, then find nothing left to do
+ * (docs/operations.md, "Several instances").
+ */
+async function migrateUnderLock(pool: pg.Pool): Promise<void> {
+  const client = await pool.connect();
+  let failure: Error | undefined;
+  try {
+    await client.query("select pg_advisory_lock($1, $2)", [MIGRATION_LOCK.classId, MIGRATION_LOCK.id]);
+    try {
+      await migratePg(drizzlePg({ client, schema }), { migrationsFolder });
+    } finally {
+      await client.query("select pg_advisory_unlock($1, $2)", [MIGRATION_LOCK.classId, MIGRATION_LOCK.id]);
+    }
+  } catch (error) {
+    failure = error instanceof Error ? error : new Error(String(error));
+    throw error;
+  } finally {
+    // After a failure the connection is closed rather than reused: that also ends the lock.
+    client.release(failure);
   }
 }
 
@@ -57,15 +99,73 @@ export function createPglite(options: Omit<PGliteOptions, "extensions">): PGlite
   return new PGlite({ ...options, extensions: { pg_trgm } });
 }
 
-export function wrapPglite(client: PGlite, onClose: () => void): Database {
+export function wrapPglite(
+  client: PGlite,
+  onClose: () => void,
+  location: Env["database"] = { kind: "pglite", dataDir: null },
+): Database {
   const db = drizzlePglite({ client, schema });
   return {
     db,
     kind: "pglite",
+    location,
+    dumpDataDir: () => client.dumpDataDir("gzip"),
     migrate: () => migratePglite(db, { migrationsFolder }),
     close: async () => {
       await client.close();
       onClose();
     },
+    poolUse: () => null,
   };
+}
+
+/** The database did not answer within the start-up allowance; the message names where and why. */
+export class DatabaseUnreachableError extends Error {}
+
+const START_WAIT_MS = 30_000;
+
+/** The driver's own words (Drizzle wraps them in "Failed query: ..."). */
+function innermostMessage(error: unknown): string {
+  let current = error;
+  while (current instanceof Error && current.cause instanceof Error) current = current.cause;
+  if (!(current instanceof Error)) return String(error);
+  // Connecting to "localhost" fails as an AggregateError with no message of its own, only a code.
+  const code = "code" in current && typeof current.code === "string" ? current.code : null;
+  return current.message || code || current.name;
+}
+
+/** Where the database is, for messages: host and port, never the password. */
+function describeLocation(config: Env["database"]): string {
+  if (config.kind === "pglite") return `the embedded database${config.dataDir ? ` in ${config.dataDir}` : ""}`;
+  const url = new URL(config.url);
+  return `PostgreSQL at ${url.host}${url.pathname}`;
+}
+
+/**
+ * At start, PostgreSQL may still be booting (a fresh compose stack, a failover): ask until it
+ * answers, with back-off, one log line per failure, for up to 30 s (docs/operations.md).
+ */
+export async function waitForDatabase(
+  database: Database,
+  log: { warn(message: string): void },
+  options: { timeoutMs?: number } = {},
+): Promise<void> {
+  const deadline = Date.now() + (options.timeoutMs ?? START_WAIT_MS);
+  for (let delayMs = 500; ; delayMs = Math.min(delayMs * 2, 5_000)) {
+    try {
+      await database.db.execute(sql`select 1`);
+      return;
+    } catch (error) {
+      const reason = innermostMessage(error);
+      const left = deadline - Date.now();
+      if (left <= 0) {
+        throw new DatabaseUnreachableError(
+          `${describeLocation(database.location)} is not reachable (${reason}); gave up after ${Math.round((options.timeoutMs ?? START_WAIT_MS) / 1000)} s.`,
+        );
+      }
+      const wait = Math.min(delayMs, left);
+      log.warn(`${describeLocation(database.location)} is not reachable (${reason}); retrying in ${(wait / 1000).toFixed(1)} s`);
+      await new Promise((resolve) => setTimeout(resolve, wait));
+    }
+  }
 }

@@ -1,9 +1,12 @@
 // PGlite is single-process: two processes on one data folder would corrupt it. A lock file with
 // the owner's pid keeps a second process out, with a message that says what to do.
-import { mkdirSync, openSync, readFileSync, rmSync, writeSync, closeSync } from "node:fs";
+import { chmodSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, writeSync, closeSync } from "node:fs";
 import { join } from "node:path";
 
 export class DataDirInUseError extends Error {}
+
+/** In the data folder while a process has the database open (a restore leaves it out). */
+export const LOCK_FILE_NAME = "trading-academy.lock";
 
 function isAlive(pid: number): boolean {
   try {
@@ -15,8 +18,11 @@ function isAlive(pid: number): boolean {
 }
 
 export function lockDataDir(dataDir: string): () => void {
-  mkdirSync(dataDir, { recursive: true });
-  const lockPath = join(dataDir, "trading-academy.lock");
+  // The folder holds sessions and reset tokens: only the server's user may enter it, also when
+  // an older version created it open to all (docs/operations.md, Data folder).
+  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+  chmodSync(dataDir, 0o700);
+  const lockPath = join(dataDir, LOCK_FILE_NAME);
   for (let attempt = 0; attempt < 2; attempt++) {
     try {
       const fd = openSync(lockPath, "wx");
@@ -36,4 +42,15 @@ export function lockDataDir(dataDir: string): () => void {
     }
   }
   throw new DataDirInUseError(`Could not lock the embedded database in "${dataDir}".`);
+}
+
+/**
+ * The embedded database writes some files open to every account whatever the umask: its folder
+ * is closed (0700) and every file in it made the owner's alone (0600), at every start.
+ */
+export function keepDataDirPrivate(dataDir: string): void {
+  chmodSync(dataDir, 0o700);
+  for (const entry of readdirSync(dataDir, { withFileTypes: true, recursive: true })) {
+    chmodSync(join(entry.parentPath, entry.name), entry.isDirectory() ? 0o700 : 0o600);
+  }
 }

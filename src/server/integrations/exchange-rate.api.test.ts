@@ -31,7 +31,7 @@ describe("currentRate", () => {
   it("asks the service once for a burst of requests, and every request gets its answer", async () => {
     const now = new Date();
     const rates = await Promise.all(
-      Array.from({ length: 20 }, () => currentRate({ db: database.db, url, log: silent }, now)),
+      Array.from({ length: 20 }, () => currentRate({ db: database.db, url, log: silent, metrics: { exchangeRateFetchFailed: () => {} } }, now)),
     );
     expect(hits).toBe(1);
     expect(rates.map((rate) => rate?.ghsPerUsd)).toEqual(Array.from({ length: 20 }, () => 15.45));

@@ -6,6 +6,7 @@ import type { FastifyBaseLogger } from "fastify";
 import { z } from "zod";
 import type { Db } from "../db/client.ts";
 import { config } from "../db/schema.ts";
+import type { Metrics } from "../metrics/metrics.ts";
 
 export const RATE_CACHE_MS = 60 * 60 * 1000;
 /**
@@ -24,6 +25,13 @@ const cachedRateSchema = z.object({ ghsPerUsd: z.number().positive(), fetchedAt:
 export type ExchangeRate = z.infer<typeof cachedRateSchema>;
 const failureSchema = z.object({ at: z.string() });
 
+export type ExchangeRateDeps = {
+  db: Db;
+  url: string;
+  log: FastifyBaseLogger;
+  metrics: Pick<Metrics, "exchangeRateFetchFailed">;
+};
+
 async function fetchRate(url: string): Promise<number> {
   const response = await fetch(url, { signal: AbortSignal.timeout(5_000) });
   const parsed = rateResponseSchema.safeParse(await response.json().catch(() => null));
@@ -32,10 +40,7 @@ async function fetchRate(url: string): Promise<number> {
 }
 
 /** The current rate, or null when none was ever fetched and the service is down. */
-export async function currentRate(
-  deps: { db: Db; url: string; log: FastifyBaseLogger },
-  now: Date,
-): Promise<ExchangeRate | null> {
+export async function currentRate(deps: ExchangeRateDeps, now: Date): Promise<ExchangeRate | null> {
   const rows = await deps.db.select().from(config).where(inArray(config.key, [CACHE_KEY, FAILURE_KEY]));
   const valueOf = (key: string) => rows.find((row) => row.key === key)?.value;
   const age = (iso: string) => now.getTime() - Date.parse(iso);
@@ -56,11 +61,7 @@ export async function currentRate(
 
 const refreshing = new Map<string, Promise<ExchangeRate | null>>();
 
-async function refreshRate(
-  deps: { db: Db; url: string; log: FastifyBaseLogger },
-  now: Date,
-  last: ExchangeRate | null,
-): Promise<ExchangeRate | null> {
+async function refreshRate(deps: ExchangeRateDeps, now: Date, last: ExchangeRate | null): Promise<ExchangeRate | null> {
   try {
     const next = { ghsPerUsd: await fetchRate(deps.url), fetchedAt: now.toISOString() };
     await deps.db
@@ -70,6 +71,7 @@ async function refreshRate(
     return next;
   } catch (error) {
     deps.log.warn({ err: error }, "exchange rate unavailable; keeping the last good rate");
+    deps.metrics.exchangeRateFetchFailed();
     const failedAt = { at: now.toISOString() };
     await deps.db
       .insert(config)

@@ -178,6 +178,36 @@ describe("job queue", () => {
     expect(await onlyJob()).toMatchObject({ status: "done", attempts: 2, lockedAt: null });
   });
 
+  it("never hands a job to a second worker while the first is still running it, however long", async () => {
+    const clock = manualClock();
+    let runs = 0;
+    let finish = () => {};
+    const finished = new Promise<void>((resolve) => {
+      finish = resolve;
+    });
+    const handlers: JobHandlers = {
+      "test.slow": async () => {
+        runs++;
+        await finished;
+      },
+    };
+    const first = createJobRunner({ db: t.database.db, handlers, log: t.app.log, now: clock.now, lockRenewalMs: 20 });
+    const second = runner(handlers, clock);
+    await enqueueJob(t.database.db, "test.slow", {});
+
+    const firstRun = first.runDue();
+    await expect.poll(() => runs).toBe(1);
+    // Ten minutes into the run, the first worker has renewed its lock: the job is not stale.
+    clock.advance(10 * MINUTE);
+    await expect.poll(async () => (await onlyJob()).lockedAt?.getTime()).toBe(clock.now().getTime());
+    expect(await second.runDue()).toBe(0);
+
+    finish();
+    expect(await firstRun).toBe(1);
+    expect(runs).toBe(1);
+    expect(await onlyJob()).toMatchObject({ status: "done", attempts: 1, lockedAt: null });
+  });
+
   it("shares one drain between concurrent callers, running each job once", async () => {
     const clock = manualClock();
     let runs = 0;

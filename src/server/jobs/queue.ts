@@ -1,9 +1,10 @@
 // A durable job queue in the jobs table: work is written in the same transaction as the change
 // that caused it, and a crash before it runs loses nothing.
-import { and, eq, sql } from "drizzle-orm";
+import { and, count, eq, sql } from "drizzle-orm";
 import type { FastifyBaseLogger } from "fastify";
 import type { Db, Tx } from "../db/client.ts";
 import { jobs } from "../db/schema.ts";
+import type { Metrics } from "../metrics/metrics.ts";
 
 export type JobHandler = (payload: unknown) => Promise<void>;
 export type JobHandlers = Record<string, JobHandler>;
@@ -12,13 +13,22 @@ export async function enqueueJob(db: Db | Tx, kind: string, payload: unknown): P
   await db.insert(jobs).values({ kind, payload });
 }
 
+/** Pending jobs by kind, for /metrics: few rows, found through the partial index on pending jobs. */
+export async function pendingJobCounts(db: Db): Promise<Record<string, number>> {
+  const rows = await db.select({ kind: jobs.kind, count: count() }).from(jobs).where(eq(jobs.status, "pending")).groupBy(jobs.kind);
+  return Object.fromEntries(rows.map((row) => [row.kind, row.count]));
+}
+
 /** Wait before the next try: 30 s, 1 min, 2 min ... capped at 1 hour. */
 export function retryDelayMs(attempts: number): number {
   return Math.min(30_000 * 2 ** Math.max(0, attempts - 1), 3_600_000);
 }
 
-// A job whose worker died mid-run is picked up again after this long.
+// A job whose worker died mid-run is picked up again after this long. A live worker renews its
+// lock while the handler runs, so a slow job (an SMTP server taking minutes) is never picked up by
+// another instance while the first is still on it (docs/operations.md, "Several instances").
 const STALE_LOCK_MS = 5 * 60_000;
+const LOCK_RENEWAL_MS = 60_000;
 
 export type JobRunner = {
   /** Runs every due job now; resolves with how many ran. */
@@ -31,7 +41,11 @@ export function createJobRunner(options: {
   db: Db;
   handlers: JobHandlers;
   log: FastifyBaseLogger;
+  /** Counts failed attempts (left out by tests that run a runner of their own). */
+  metrics?: Pick<Metrics, "jobFailed">;
   pollMs?: number;
+  /** How often a running job's lock is renewed (well inside the 5 minutes after which it is stale). */
+  lockRenewalMs?: number;
   now?: () => Date;
 }): JobRunner {
   const { db, handlers, log } = options;
@@ -65,6 +79,13 @@ export function createJobRunner(options: {
     const job = await claimNext();
     if (!job) return false;
     const handler = handlers[job.kind];
+    const renewal = setInterval(() => {
+      db.update(jobs)
+        .set({ lockedAt: now() })
+        .where(and(eq(jobs.id, job.id), eq(jobs.status, "running")))
+        .catch((error: unknown) => log.warn({ jobId: job.id, err: error }, "renewing a job's lock failed"));
+    }, options.lockRenewalMs ?? LOCK_RENEWAL_MS);
+    renewal.unref();
     try {
       if (!handler) throw new Error(`No handler for job kind "${job.kind}"`);
       await handler(job.payload);
@@ -76,6 +97,7 @@ export function createJobRunner(options: {
       const message = error instanceof Error ? error.message : String(error);
       const exhausted = job.attempts >= job.maxAttempts;
       log.warn({ jobId: job.id, kind: job.kind, attempts: job.attempts, err: message }, "job failed");
+      options.metrics?.jobFailed(job.kind);
       await db
         .update(jobs)
         .set({
@@ -85,6 +107,8 @@ export function createJobRunner(options: {
           runAt: new Date(now().getTime() + retryDelayMs(job.attempts)),
         })
         .where(and(eq(jobs.id, job.id), eq(jobs.status, "running")));
+    } finally {
+      clearInterval(renewal);
     }
     return true;
   }

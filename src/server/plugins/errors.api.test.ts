@@ -10,13 +10,14 @@ const valid = { name: "Ama", email: "ama@example.com", message: "Hello" };
 // "    at handler (/work/src/x.ts:12:5)" or "at async Promise.all (index 0)".
 const STACK_FRAME = /\bat (async )?[\w$.<>[\]]+ \(|\bat [^\s]*:\d+:\d+|node_modules|\.[cm]?[jt]s:\d+/;
 
-/** Asserts the one error shape, a JSON content type, and nothing internal in the body. */
+/** Asserts the one error shape (with the request id of the header), a JSON content type, and nothing internal in the body. */
 function expectError(response: LightMyRequestResponse, status: number, code?: string) {
   expect(response.statusCode).toBe(status);
   expect(response.headers["content-type"]).toMatch(/^application\/json/);
-  const body = response.json<{ error: { code: string; message: string } }>();
+  const body = response.json<{ error: { code: string; message: string; requestId: string } }>();
   expect(Object.keys(body)).toEqual(["error"]);
-  expect(Object.keys(body.error).sort()).toEqual(["code", "message"]);
+  expect(Object.keys(body.error).sort()).toEqual(["code", "message", "requestId"]);
+  expect(body.error.requestId).toBe(response.headers["x-request-id"]);
   expect(body.error.message).toMatch(/\S/);
   if (code) expect(body.error.code).toBe(code);
   expect(response.body).not.toMatch(STACK_FRAME);

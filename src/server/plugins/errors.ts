@@ -1,7 +1,9 @@
-// One error shape for every failure: { error: { code, message } }. 4xx say what was wrong;
-// 5xx are logged in full and answered with a plain sentence, never a stack trace.
-import type { FastifyError, FastifyInstance, FastifyReply } from "fastify";
+// One error shape for every failure: { error: { code, message, requestId } }. 4xx say what was
+// wrong; 5xx are logged in full and answered with a plain sentence, never a stack trace. The
+// request id lets a learner's report be found in the logs (docs/operations.md, Observability).
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { hasZodFastifySchemaValidationErrors } from "fastify-type-provider-zod";
+import { REQUEST_ID_HEADER } from "./request-id.ts";
 
 export const GENERIC_ERROR_MESSAGE = "An unexpected error occurred. Please try again.";
 
@@ -25,7 +27,26 @@ export class HttpError extends Error {
 }
 
 export function sendError(reply: FastifyReply, status: number, code: string, message: string): FastifyReply {
-  return reply.code(status).send({ error: { code, message } });
+  return reply.code(status).send({ error: { code, message, requestId: reply.request.id } });
+}
+
+/** The 404 of an address no route answers; the query string (it may hold a token) is left out. */
+export function sendNoRoute(request: FastifyRequest, reply: FastifyReply): FastifyReply {
+  const pathname = request.url.split("?")[0] ?? "/";
+  return sendError(reply, 404, "NOT_FOUND", `No route for ${request.method} ${pathname}.`);
+}
+
+/**
+ * Fastify's `frameworkErrors`: a path it cannot decode (`/api/programs/%E0`) or too long a path
+ * parameter is answered before any route or hook runs; without this it gets Fastify's own body
+ * and no request id.
+ */
+export function sendFrameworkError(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
+  reply.header(REQUEST_ID_HEADER, request.id);
+  const status = error.statusCode ?? 500;
+  if (status < 500) return sendError(reply, status, error.code, status === 414 ? "The address is too long." : "The address is not valid.");
+  request.log.error({ err: error }, "request failed");
+  return sendError(reply, 500, "INTERNAL", GENERIC_ERROR_MESSAGE);
 }
 
 export function registerErrorHandling(app: FastifyInstance) {

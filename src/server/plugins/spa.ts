@@ -7,7 +7,7 @@ import fastifyStatic from "@fastify/static";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import { isClientRoute } from "../../shared/routes.ts";
 import { webDistFolder } from "../paths.ts";
-import { sendError } from "./errors.ts";
+import { sendNoRoute } from "./errors.ts";
 
 type Encoding = "br" | "gzip" | "identity";
 type Shell = Partial<Record<Encoding, Buffer>> & { identity: Buffer };
@@ -56,7 +56,7 @@ export async function registerSpa(app: FastifyInstance, options: { serveWeb: boo
     const pathname = request.url.split("?")[0] ?? "/";
     const wantsPage = request.method === "GET" || request.method === "HEAD";
     if (pathname.startsWith("/api/") || pathname === "/api" || !wantsPage || !indexHtml) {
-      return sendError(reply, 404, "NOT_FOUND", `No route for ${request.method} ${pathname}.`);
+      return sendNoRoute(request, reply);
     }
     const { body, encoding } = shellFor(indexHtml, request);
     if (encoding !== "identity") reply.header("content-encoding", encoding);

@@ -71,11 +71,16 @@ export async function expectNothingChanged(t: TestApp, attack: () => Promise<voi
   expect(after).toEqual(before);
 }
 
-/** The one error shape (STYLE habit 8): JSON `{ error: { code, message } }` and nothing else. */
+/**
+ * The one error shape (STYLE habit 8): JSON `{ error: { code, message, requestId } }` and nothing
+ * else, the request id the one in the X-Request-Id header.
+ */
 export function expectErrorShape(response: LightMyRequestResponse, what = "") {
   expect(response.headers["content-type"], what).toMatch(/^application\/json/);
   const body: unknown = response.json();
-  expect(body, what).toEqual({ error: { code: expect.any(String), message: expect.any(String) } });
+  const requestId = response.headers["x-request-id"];
+  expect(requestId, what).toEqual(expect.any(String));
+  expect(body, what).toEqual({ error: { code: expect.any(String), message: expect.any(String), requestId } });
   expect(response.body, what).not.toMatch(/"stack"|\bat \S+ \(|\bat .+:\d+:\d+|node_modules|[A-Z]\w*Error\b/);
 }
 

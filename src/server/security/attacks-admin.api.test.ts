@@ -125,7 +125,7 @@ describe("attacks on the admin console", () => {
         for (const route of adminRoutes) {
           const response = await t.app.inject(harmfulRequest(route, user(key)));
           expectRefused(response, 403, label(route));
-          expect(response.json()).toEqual({ error: { code: "FORBIDDEN", message: "Administrators only." } });
+          expect(response.json()).toEqual({ error: { code: "FORBIDDEN", message: "Administrators only.", requestId: expect.any(String) } });
         }
       });
       expect((await t.app.inject({ url: "/api/me", headers: { cookie: user(key).cookie } })).json().user.isAdmin).toBe(false);

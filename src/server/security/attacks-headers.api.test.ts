@@ -177,3 +177,31 @@ describe("security headers and cookies in production (https APP_URL)", () => {
     expect(me.json()).toEqual({ user: null });
   });
 });
+
+describe("cookies in production whatever APP_URL's scheme", () => {
+  let production: TestApp;
+  let setup: TestApp;
+  const email = "prod-http-cookie@example.com";
+
+  beforeAll(async () => {
+    // Plain http is allowed in production for localhost only (TLS ends at the proxy in front).
+    production = await createTestApp({ env: { ...PRODUCTION_ENV, APP_URL: "http://localhost:3000" } });
+    setup = await createTestApp({ database: production.database });
+    await createVerifiedAccount(setup, email, nextIp);
+  });
+  afterAll(async () => {
+    await setup.close();
+    await production.close();
+  });
+
+  it("sets the session cookie Secure (and __Secure-) with an http://localhost APP_URL", async () => {
+    const signedIn = await signIn(production, email, PASSWORD, nextIp());
+    expect(signedIn.statusCode, signedIn.body).toBe(200);
+    const cookies = cookiesOf(signedIn);
+    expect(cookies.length).toBeGreaterThan(0);
+    for (const cookie of cookies) {
+      expect(cookie.name, JSON.stringify(cookies)).toMatch(/^__Secure-/);
+      expect(cookie.attributes, cookie.name).toEqual(expect.arrayContaining(["httponly", "secure", "samesite=lax"]));
+    }
+  });
+});

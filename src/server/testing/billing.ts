@@ -159,11 +159,15 @@ export const NOTHING_PAID = {
  * before its tests, closed after them. What it returns may be unpacked at once and used inside
  * the tests; `t` reaches the app started for them.
  */
-export function useBillingApp<K extends string>(nextIp: () => string, users: Record<K, TestUserPlan>) {
+export function useBillingApp<K extends string>(
+  nextIp: () => string,
+  users: Record<K, TestUserPlan>,
+  options: { env?: Record<string, string> } = {},
+) {
   let started: TestApp | undefined;
   let lookup: ((key: K) => TestUser) | undefined;
   beforeAll(async () => {
-    started = await createTestApp({ listen: true });
+    started = await createTestApp({ listen: true, env: options.env });
     lookup = await createTestUsers(started, nextIp, users);
   });
   afterAll(() => started?.close());

@@ -28,6 +28,8 @@ export type TestAppOptions = {
   database?: Database;
   /** Sees every route as the app registers it. */
   onRoute?: AppOptions["onRoute"];
+  /** Log to this instead of not at all (set LOG_LEVEL in `env` too: tests default to silent). */
+  logDestination?: AppOptions["logDestination"];
 };
 
 export async function createTestApp(options: TestAppOptions = {}): Promise<TestApp> {
@@ -37,8 +39,10 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
   const port = options.listen ? await freePort() : null;
   const baseUrl = port === null ? null : `http://127.0.0.1:${port}`;
   const listening = port === null ? {} : { PORT: String(port), APP_URL: `http://127.0.0.1:${port}` };
-  const env = readEnv({ NODE_ENV: "test", LOG_LEVEL: "silent", ...listening, ...options.env });
-  const app = await buildApp({ env, database, serveWeb: false, logger: false, onRoute: options.onRoute });
+  // APP_URL is given so that a test may switch to production, which requires it.
+  const env = readEnv({ NODE_ENV: "test", LOG_LEVEL: "silent", APP_URL: "http://localhost:3000", ...listening, ...options.env });
+  const { logDestination, onRoute } = options;
+  const app = await buildApp({ env, database, serveWeb: false, logger: logDestination !== undefined, logDestination, onRoute });
   await app.ready();
   if (port !== null) await app.listen({ port, host: "127.0.0.1" });
   return {

@@ -33,17 +33,39 @@ export async function createTestDatabase(): Promise<Database> {
 
   const adminUrl = process.env.TEST_DATABASE_URL;
   if (!adminUrl) throw new Error("TEST_DB=postgres needs TEST_DATABASE_URL");
-  const name = `ta_test_${randomBytes(6).toString("hex")}`;
-  await withAdminClient(adminUrl, (client) => client.query(`create database ${name}`));
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
-  const database = await openDatabase({ kind: "postgres", url: url.toString() });
+  const scratch = await createEmptyPostgresDatabase(adminUrl);
+  const database = await openDatabase({ kind: "postgres", url: scratch.url });
   await database.migrate();
   return {
     ...database,
     async close() {
       await database.close();
-      await withAdminClient(adminUrl, async (client) => {
+      await scratch.drop();
+    },
+  };
+}
+
+/**
+ * The PostgreSQL server of the tests that need one whatever the API projects run on (several
+ * instances on one database): TEST_DATABASE_URL, or null when it is unset. CI sets it; there, a
+ * missing one is an error, never a silent skip.
+ */
+export function postgresForProcessTests(): string | null {
+  const url = process.env.TEST_DATABASE_URL ?? null;
+  if (!url && process.env.CI === "true") throw new Error("CI must set TEST_DATABASE_URL: the process tests need PostgreSQL");
+  return url;
+}
+
+/** A new, empty database on `adminUrl`'s server; `drop` removes it once its connections have closed. */
+export async function createEmptyPostgresDatabase(adminUrl: string): Promise<{ url: string; drop(): Promise<void> }> {
+  const name = `ta_test_${randomBytes(6).toString("hex")}`;
+  await withAdminClient(adminUrl, (client) => client.query(`create database ${name}`));
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    drop: () =>
+      withAdminClient(adminUrl, async (client) => {
         // pool.end() resolves before its connections have closed. Dropping "with (force)" while
         // one is still open terminates it, and the pool reports that as an unhandled error.
         for (let attempt = 0; attempt < 100; attempt++) {
@@ -55,7 +77,6 @@ export async function createTestDatabase(): Promise<Database> {
           await new Promise((resolve) => setTimeout(resolve, 20));
         }
         await client.query(`drop database if exists ${name} with (force)`);
-      });
-    },
+      }),
   };
 }

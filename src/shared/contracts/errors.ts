@@ -5,6 +5,8 @@ export const apiErrorSchema = z.object({
   error: z.object({
     code: z.string(),
     message: z.string(),
+    /** The server's id for the request, the key to its log lines (docs/operations.md, Observability). */
+    requestId: z.optional(z.string()),
   }),
 });
 export type ApiError = z.infer<typeof apiErrorSchema>;

@@ -174,7 +174,7 @@ describe("account emails when the mail server is down", () => {
     await register(t, registrationForm(email), nextIp());
     const response = await register(t, registrationForm(email), nextIp());
     expect(response.statusCode).toBe(502);
-    expect(response.json()).toEqual({ error: { code: "MAIL_FAILED", message: AUTH_MESSAGES.verificationMailFailed } });
+    expect(response.json()).toEqual({ error: { code: "MAIL_FAILED", message: AUTH_MESSAGES.verificationMailFailed, requestId: expect.any(String) } });
   });
 
   it("does not claim a reset email was sent when it was not", async () => {
@@ -182,6 +182,6 @@ describe("account emails when the mail server is down", () => {
     await register(t, registrationForm(email), nextIp());
     const response = await forgotPassword(t, { email }, nextIp());
     expect(response.statusCode).toBe(502);
-    expect(response.json()).toEqual({ error: { code: "MAIL_FAILED", message: AUTH_MESSAGES.unexpected } });
+    expect(response.json()).toEqual({ error: { code: "MAIL_FAILED", message: AUTH_MESSAGES.unexpected, requestId: expect.any(String) } });
   });
 });

@@ -49,7 +49,7 @@ describe("accounts: register, verify, sign in, sign out", () => {
       const email = "validation@example.com";
       const response = await register(t, registrationForm(email, overrides), nextIp());
       expect(response.statusCode, response.body).toBe(400);
-      expect(response.json()).toEqual({ error: { code: "VALIDATION", message } });
+      expect(response.json()).toEqual({ error: { code: "VALIDATION", message, requestId: expect.any(String) } });
       expect(await t.database.db.select().from(users).where(eq(users.email, email))).toEqual([]);
     });
 
@@ -123,7 +123,7 @@ describe("accounts: register, verify, sign in, sign out", () => {
 
       const response = await register(t, registrationForm(email), nextIp());
       expect(response.statusCode, response.body).toBe(409);
-      expect(response.json()).toEqual({ error: { code: "ALREADY_VERIFIED", message: AUTH_MESSAGES.alreadyVerified } });
+      expect(response.json()).toEqual({ error: { code: "ALREADY_VERIFIED", message: AUTH_MESSAGES.alreadyVerified, requestId: expect.any(String) } });
       expect(await mailsTo(t, email)).toHaveLength(mailsBefore);
     });
   });
@@ -175,7 +175,7 @@ describe("accounts: register, verify, sign in, sign out", () => {
       const response = await signIn(t, address, password, nextIp());
       expect(response.statusCode, response.body).toBe(401);
       expect(response.json()).toEqual({
-        error: { code: expect.any(String), message: AUTH_MESSAGES.wrongPassword },
+        error: { code: expect.any(String), message: AUTH_MESSAGES.wrongPassword, requestId: expect.any(String) },
       });
       expect(sessionSetCookie(response)).toBeUndefined();
     });
@@ -188,7 +188,7 @@ describe("accounts: register, verify, sign in, sign out", () => {
       const response = await signIn(t, unverified, PASSWORD, nextIp());
       expect(response.statusCode, response.body).toBe(403);
       expect(response.json()).toEqual({
-        error: { code: "EMAIL_NOT_VERIFIED", message: AUTH_MESSAGES.emailNotVerified },
+        error: { code: "EMAIL_NOT_VERIFIED", message: AUTH_MESSAGES.emailNotVerified, requestId: expect.any(String) },
       });
       expect(sessionSetCookie(response)).toBeUndefined();
       expect(await mailsTo(t, unverified)).toHaveLength(mailsBefore + 1);

@@ -44,13 +44,13 @@ describe("forgot and reset password", () => {
     ])("answers 400 for %s", async (_case, payload, message) => {
       const response = await forgot(payload);
       expect(response.statusCode, response.body).toBe(400);
-      expect(response.json()).toEqual({ error: { code: "VALIDATION", message } });
+      expect(response.json()).toEqual({ error: { code: "VALIDATION", message, requestId: expect.any(String) } });
     });
 
     it("answers 404 for an email with no account, and sends nothing", async () => {
       const response = await forgot({ email: "stranger@example.com" });
       expect(response.statusCode, response.body).toBe(404);
-      expect(response.json()).toEqual({ error: { code: "USER_NOT_FOUND", message: AUTH_MESSAGES.forgotNoUser } });
+      expect(response.json()).toEqual({ error: { code: "USER_NOT_FOUND", message: AUTH_MESSAGES.forgotNoUser, requestId: expect.any(String) } });
       expect(await mailsTo(t, "stranger@example.com")).toEqual([]);
     });
 

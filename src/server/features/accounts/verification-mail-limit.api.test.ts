@@ -18,9 +18,9 @@ import { createTestApp, type TestApp } from "../../testing/test-app.ts";
 
 const nextIp = ipAllocator(27);
 
-const NOT_VERIFIED = { error: { code: "EMAIL_NOT_VERIFIED", message: AUTH_MESSAGES.emailNotVerified } };
-const TOO_MANY_SIGN_INS = { error: { code: "TOO_MANY_REQUESTS", message: AUTH_MESSAGES.tooManyRequests } };
-const TOO_MANY_REQUESTS = { error: { code: "FST_ERR_RATE_LIMIT_EXCEEDED", message: "Too many requests. Please try again later." } };
+const NOT_VERIFIED = { error: { code: "EMAIL_NOT_VERIFIED", message: AUTH_MESSAGES.emailNotVerified, requestId: expect.any(String) } };
+const TOO_MANY_SIGN_INS = { error: { code: "TOO_MANY_REQUESTS", message: AUTH_MESSAGES.tooManyRequests, requestId: expect.any(String) } };
+const TOO_MANY_REQUESTS = { error: { code: "FST_ERR_RATE_LIMIT_EXCEEDED", message: "Too many requests. Please try again later.", requestId: expect.any(String) } };
 const RESENT = { status: "verification-resent", message: AUTH_MESSAGES.verificationResent };
 
 describe("verification mails per account", () => {

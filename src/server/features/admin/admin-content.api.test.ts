@@ -23,8 +23,8 @@ const VIDEO = "dQw4w9WgXcQ";
 const OTHER_VIDEO = "a-b_c-d_e-f";
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
-const invalid = (message: string) => ({ error: { code: "VALIDATION", message } });
-const NOT_FOUND = { error: { code: "PROGRAM_NOT_FOUND", message: ADMIN_MESSAGES.programNotFound } };
+const invalid = (message: string) => ({ error: { code: "VALIDATION", message, requestId: expect.any(String) } });
+const NOT_FOUND = { error: { code: "PROGRAM_NOT_FOUND", message: ADMIN_MESSAGES.programNotFound, requestId: expect.any(String) } };
 
 /** A complete Save Program form; `overrides` replace fields. */
 function programForm(overrides: Partial<ProgramFields> = {}): ProgramFields {
@@ -192,7 +192,7 @@ describe("admin programs API", () => {
       const before = await programOf("beginner");
       const response = await createProgram({ id: "beginner", ...programForm() });
       expect(response.statusCode).toBe(409);
-      expect(response.json()).toEqual({ error: { code: "PROGRAM_EXISTS", message: ADMIN_MESSAGES.programExists } });
+      expect(response.json()).toEqual({ error: { code: "PROGRAM_EXISTS", message: ADMIN_MESSAGES.programExists, requestId: expect.any(String) } });
       expect(await programOf("beginner")).toEqual(before);
     });
 

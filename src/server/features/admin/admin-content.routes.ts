@@ -26,7 +26,8 @@ function adminId(user: CurrentUser | null): string {
 }
 
 export const adminContentRoutes: FastifyPluginAsyncZod = async (app) => {
-  // Before the answer leaves: whoever reads the program list next sees the change.
+  // Before the answer leaves: whoever reads the program list next on this instance sees the change
+  // (the other instances hear of it from the change's own transaction: catalog-changes.ts).
   app.addHook("onSend", async (request, reply) => {
     if (request.method !== "GET" && reply.statusCode < 400) app.catalog.invalidate();
   });

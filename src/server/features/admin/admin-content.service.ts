@@ -1,5 +1,6 @@
 // The Programs tab: programs, their modules and their quizzes, as administrators edit them.
-// Each change and its audit entry are written in one transaction.
+// Each change, its audit entry and its announcement to every instance's catalog cache are written
+// in one transaction.
 import { asc, count, eq, sql } from "drizzle-orm";
 import type * as z from "zod/mini";
 import {
@@ -16,6 +17,7 @@ import { youtubeVideoId } from "../../../shared/youtube.ts";
 import type { Db, Tx } from "../../db/client.ts";
 import { auditLog, modules, programs, quizAttempts, quizzes, userProgress, type QuizQuestion } from "../../db/schema.ts";
 import { HttpError } from "../../plugins/errors.ts";
+import { announceCatalogChange } from "../catalog/catalog-changes.ts";
 
 type ProgramFields = z.infer<typeof programFieldsSchema>;
 type CreateProgramInput = z.infer<typeof createProgramSchema>;
@@ -178,6 +180,7 @@ export async function createProgram(db: Db, actorId: string, input: CreateProgra
       reason: "admin",
       changes: { programId: id, title: columns.title, modules: moduleChanges.added },
     });
+    await announceCatalogChange(tx);
     return readProgram(tx, id);
   });
 }
@@ -197,6 +200,7 @@ export async function updateProgram(db: Db, actorId: string, id: string, fields:
       reason: "admin",
       changes: { programId: program.id, title: { from: program.title, to: columns.title }, modules: moduleChanges },
     });
+    await announceCatalogChange(tx);
     return readProgram(tx, program.id);
   });
 }
@@ -225,6 +229,7 @@ export async function deleteProgram(db: Db, actorId: string, id: string): Promis
       reason: "admin",
       changes: { programId: program.id, title: program.title, ...removed },
     });
+    await announceCatalogChange(tx);
   });
 }
 
@@ -269,6 +274,7 @@ export async function saveQuiz(db: Db, actorId: string, id: string, input: QuizI
       reason: "admin",
       changes: { programId: program.id, title, questions: questions.length },
     });
+    await announceCatalogChange(tx);
     return saved;
   });
 }

@@ -79,7 +79,7 @@ describe("admin routes are for administrators only", () => {
       for (const route of routes) {
         const response = await call(route, user(key).cookie);
         expect(response.statusCode, `${key}: ${route.method} ${route.url}`).toBe(403);
-        if (route.method !== "HEAD") expect(response.json().error).toEqual({ code: "FORBIDDEN", message: "Administrators only." });
+        if (route.method !== "HEAD") expect(response.json().error).toEqual({ code: "FORBIDDEN", message: "Administrators only.", requestId: expect.any(String) });
       }
     }
   });

@@ -170,7 +170,7 @@ describe("GET /api/admin/users.csv", () => {
       expect(response.statusCode, tz).toBe(400);
       expect(response.json().error.code).toBe("VALIDATION");
     }
-    expect((await exportCsv("?tz=Mars/Olympus_Mons")).json()).toEqual({ error: { code: "VALIDATION", message: "Unknown time zone." } });
+    expect((await exportCsv("?tz=Mars/Olympus_Mons")).json()).toEqual({ error: { code: "VALIDATION", message: "Unknown time zone.", requestId: expect.any(String) } });
   });
 
   it("keeps commas, quotes and line breaks inside their cell", async () => {

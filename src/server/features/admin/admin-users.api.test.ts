@@ -257,7 +257,7 @@ describe("the admin Users tab", () => {
     it("refuses an administrator's own plan, so the last one cannot lock everyone out", async () => {
       const response = await setPlan(user("admin").id, { plan: "legacyFree" });
       expect(response.statusCode).toBe(409);
-      expect(response.json()).toEqual({ error: { code: "OWN_PLAN", message: ADMIN_MESSAGES.ownPlan } });
+      expect(response.json()).toEqual({ error: { code: "OWN_PLAN", message: ADMIN_MESSAGES.ownPlan, requestId: expect.any(String) } });
       expect(await userRow(t, user("admin").id)).toMatchObject({ subscriptionPlan: "admin" });
       expect(await auditEntries(t, user("admin").id)).toEqual([]);
     });
@@ -265,7 +265,7 @@ describe("the admin Users tab", () => {
     it("answers 404 for an unknown user and 400 for a plan that does not exist", async () => {
       const unknown = await setPlan("no-such-user", { plan: "advanced" });
       expect(unknown.statusCode).toBe(404);
-      expect(unknown.json()).toEqual({ error: { code: "USER_NOT_FOUND", message: ADMIN_MESSAGES.userNotFound } });
+      expect(unknown.json()).toEqual({ error: { code: "USER_NOT_FOUND", message: ADMIN_MESSAGES.userNotFound, requestId: expect.any(String) } });
 
       for (const payload of [{ plan: "premium" }, { plan: null }, {}]) {
         const invalid = await setPlan(user("learner").id, payload);
@@ -362,7 +362,7 @@ describe("the admin Users tab", () => {
       const admitted = await userRow(t, id);
       const again = await admit(id);
       expect(again.statusCode).toBe(409);
-      expect(again.json()).toEqual({ error: { code: "ALREADY_ADMITTED", message: ADMIN_MESSAGES.alreadyAdmitted } });
+      expect(again.json()).toEqual({ error: { code: "ALREADY_ADMITTED", message: ADMIN_MESSAGES.alreadyAdmitted, requestId: expect.any(String) } });
       expect(await userRow(t, id)).toEqual(admitted);
       expect(await auditEntries(t, id)).toHaveLength(1);
     });
@@ -377,7 +377,7 @@ describe("the admin Users tab", () => {
     it("refuses a user who is not on the waitlist", async () => {
       const notListed = await admit(user("learner").id);
       expect(notListed.statusCode).toBe(409);
-      expect(notListed.json()).toEqual({ error: { code: "NOT_ON_WAITLIST", message: ADMIN_MESSAGES.notOnWaitlist } });
+      expect(notListed.json()).toEqual({ error: { code: "NOT_ON_WAITLIST", message: ADMIN_MESSAGES.notOnWaitlist, requestId: expect.any(String) } });
 
       // A place whose payment is not recorded on the user does not count either.
       const unpaid = await waitlisted("admit-unpaid", { paid: "intermediate", waitlistPaid: false });
@@ -387,7 +387,7 @@ describe("the admin Users tab", () => {
 
       const unknown = await admit("no-such-user");
       expect(unknown.statusCode).toBe(404);
-      expect(unknown.json()).toEqual({ error: { code: "USER_NOT_FOUND", message: ADMIN_MESSAGES.userNotFound } });
+      expect(unknown.json()).toEqual({ error: { code: "USER_NOT_FOUND", message: ADMIN_MESSAGES.userNotFound, requestId: expect.any(String) } });
     });
 
     it("an administrator stays an administrator", async () => {
@@ -517,7 +517,7 @@ describe("the admin Users tab", () => {
     it("answers 404 for an unknown user and 400 for a track that does not exist", async () => {
       for (const response of [await getProgress("no-such-user"), await putProgress("no-such-user", { beginner: {} })]) {
         expect(response.statusCode).toBe(404);
-        expect(response.json()).toEqual({ error: { code: "USER_NOT_FOUND", message: ADMIN_MESSAGES.userNotFound } });
+        expect(response.json()).toEqual({ error: { code: "USER_NOT_FOUND", message: ADMIN_MESSAGES.userNotFound, requestId: expect.any(String) } });
       }
       const unknownTrack = await putProgress(user("progressLearner").id, { expert: {} });
       expect(unknownTrack.statusCode).toBe(400);
@@ -564,7 +564,7 @@ describe("the admin Users tab", () => {
         payload: { progress: { beginner: { changed: true }, advanced: {} } },
       });
       expect(response.statusCode).toBe(400);
-      expect(response.json()).toEqual({ error: { code: "VALIDATION", message: "There is no advanced program." } });
+      expect(response.json()).toEqual({ error: { code: "VALIDATION", message: "There is no advanced program.", requestId: expect.any(String) } });
       const [beginner] = await t.database.db
         .select({ data: userProgress.data })
         .from(userProgress)

@@ -174,7 +174,7 @@ describe("buying a plan", () => {
 
     const response = await api.buy(early, "intermediate");
     expect(response.statusCode, response.body).toBe(409);
-    expect(response.json()).toEqual({ error: { code: "NOT_ELIGIBLE", message: reason } });
+    expect(response.json()).toEqual({ error: { code: "NOT_ELIGIBLE", message: reason, requestId: expect.any(String) } });
     expect(await t.database.db.select().from(payments).where(eq(payments.userId, early.id))).toEqual([]);
   });
 
@@ -201,7 +201,7 @@ describe("buying a plan", () => {
       expect((await api.checkEligibility(admin, plan)).json()).toEqual({ canChange: false, reason, daysToWait: 0 });
       const response = await api.buy(admin, plan);
       expect(response.statusCode, response.body).toBe(409);
-      expect(response.json()).toEqual({ error: { code: "NOT_ELIGIBLE", message: reason } });
+      expect(response.json()).toEqual({ error: { code: "NOT_ELIGIBLE", message: reason, requestId: expect.any(String) } });
     }
     expect(await t.database.db.select().from(payments).where(eq(payments.userId, admin.id))).toEqual([]);
   });
@@ -254,7 +254,7 @@ describe("buying a plan", () => {
     it.each(calls)("$name answers 401 without one", async ({ send }) => {
       const response = await send();
       expect(response.statusCode, response.body).toBe(401);
-      expect(response.json()).toEqual({ error: { code: "UNAUTHENTICATED", message: "Please log in to continue." } });
+      expect(response.json()).toEqual({ error: { code: "UNAUTHENTICATED", message: "Please log in to continue.", requestId: expect.any(String) } });
     });
 
     it("a forged session cookie is no session", async () => {

@@ -71,7 +71,7 @@ describe("ending paid plans whose month is over", () => {
 
     const track = await api.call(lapsed, { method: "GET", url: "/api/programs/intermediate" });
     expect(track.statusCode, track.body).toBe(403);
-    expect(track.json()).toEqual({ error: { code: "PREMIUM_ONLY", message: "Available to Premium users only" } });
+    expect(track.json()).toEqual({ error: { code: "PREMIUM_ONLY", message: "Available to Premium users only", requestId: expect.any(String) } });
     expect((await api.call(lapsedAdvanced, { method: "GET", url: "/api/programs/advanced" })).statusCode).toBe(403);
     expect((await api.getSubscription(lapsed)).json()).toMatchObject({
       status: "expired",

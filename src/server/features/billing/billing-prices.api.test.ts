@@ -112,6 +112,7 @@ describe("prices with the exchange-rate service up", () => {
   describe("with payments disabled (production without PAYSTACK_SECRET_KEY)", () => {
     let production: TestApp;
     let productionApi: ReturnType<typeof billingApi>;
+    let productionBuyer: TestUser;
 
     beforeAll(async () => {
       // The same database and AUTH_SECRET: the session made above is valid on this server too.
@@ -120,6 +121,8 @@ describe("prices with the exchange-rate service up", () => {
         env: { NODE_ENV: "production", AUTH_SECRET: SECRET, EXCHANGE_RATE_URL: RATE_SERVICE_DOWN },
       });
       productionApi = billingApi(production, nextIp);
+      // Production cookies are always __Secure- prefixed: the browser would carry the session under that name.
+      productionBuyer = { ...buyer, cookie: buyer.cookie.replace(/(^|; )ta\./g, "$1__Secure-ta.") };
     });
     afterAll(() => production.close());
 
@@ -130,23 +133,23 @@ describe("prices with the exchange-rate service up", () => {
     });
 
     it("answers 503 to every checkout and verify, and creates nothing", async () => {
-      const before = await production.database.db.select().from(payments).where(eq(payments.userId, buyer.id));
+      const before = await production.database.db.select().from(payments).where(eq(payments.userId, productionBuyer.id));
       const unavailable = {
-        error: { code: "PAYMENTS_DISABLED", message: "Payment service is not available. Please refresh the page." },
+        error: { code: "PAYMENTS_DISABLED", message: "Payment service is not available. Please refresh the page.", requestId: expect.any(String) },
       };
       const answers = [
-        await productionApi.buy(buyer, "intermediate"),
-        await productionApi.joinWaitlist(buyer, "advanced"),
-        await productionApi.verify(buyer, "LTF-INTERMEDIATE-1"),
-        await productionApi.verifyWaitlist(buyer, "LTF-WAITLIST-ADVANCED-1"),
+        await productionApi.buy(productionBuyer, "intermediate"),
+        await productionApi.joinWaitlist(productionBuyer, "advanced"),
+        await productionApi.verify(productionBuyer, "LTF-INTERMEDIATE-1"),
+        await productionApi.verifyWaitlist(productionBuyer, "LTF-WAITLIST-ADVANCED-1"),
       ];
       for (const answer of answers) {
         expect(answer.statusCode, answer.body).toBe(503);
         expect(answer.json()).toEqual(unavailable);
       }
-      expect(await production.database.db.select().from(payments).where(eq(payments.userId, buyer.id))).toEqual(before);
+      expect(await production.database.db.select().from(payments).where(eq(payments.userId, productionBuyer.id))).toEqual(before);
       // Eligibility still answers: the page can explain the plan even when it cannot sell it.
-      expect((await productionApi.checkEligibility(buyer, "intermediate")).statusCode).toBe(200);
+      expect((await productionApi.checkEligibility(productionBuyer, "intermediate")).statusCode).toBe(200);
     });
 
     it("refuses every webhook (there is no key to check it with) and serves no simulator", async () => {
@@ -194,7 +197,7 @@ describe("prices with the exchange-rate service down", () => {
     const response = await api.buy(buyer, "intermediate");
     expect(response.statusCode, response.body).toBe(503);
     expect(response.json()).toEqual({
-      error: { code: "PRICE_UNAVAILABLE", message: "Cannot process payment: price not available." },
+      error: { code: "PRICE_UNAVAILABLE", message: "Cannot process payment: price not available.", requestId: expect.any(String) },
     });
     expect(await t.database.db.select().from(payments).where(eq(payments.kind, "subscription"))).toEqual([]);
 

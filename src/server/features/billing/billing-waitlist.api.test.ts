@@ -118,7 +118,7 @@ describe("the paid waitlist", () => {
     for (const plan of ["advanced", "intermediate"] as const) {
       const again = await api.joinWaitlist(joiner, plan);
       expect(again.statusCode, again.body).toBe(409);
-      expect(again.json()).toEqual({ error: { code: "ALREADY_PURCHASED", message: "You have already paid for this track." } });
+      expect(again.json()).toEqual({ error: { code: "ALREADY_PURCHASED", message: "You have already paid for this track.", requestId: expect.any(String) } });
     }
   });
 
@@ -154,7 +154,7 @@ describe("the paid waitlist", () => {
     await simulatePayment(t, waitlistReference, { outcome: "success", deliverWebhook: false });
     const asSubscription = await api.verify(who, waitlistReference);
     expect(asSubscription.statusCode, asSubscription.body).toBe(400);
-    expect(asSubscription.json()).toEqual({ error: { code: "WRONG_KIND", message: "Payment verification failed" } });
+    expect(asSubscription.json()).toEqual({ error: { code: "WRONG_KIND", message: "Payment verification failed", requestId: expect.any(String) } });
     expect(await paymentRow(t, waitlistReference)).toMatchObject({ status: "pending" });
 
     const subscriptionReference = checkoutReference(await api.buy(who, "intermediate"));

@@ -1,4 +1,4 @@
-import type { FastifyPluginAsync } from "fastify";
+import type { FastifyPluginAsync, FastifyRequest } from "fastify";
 import type { FastifyPluginAsyncZod, ZodTypeProvider } from "fastify-type-provider-zod";
 import * as z from "zod/mini";
 import {
@@ -56,8 +56,12 @@ const paymentRateLimit = { rateLimit: { max: 20, timeWindow: "1 minute" } };
 const subscriptionRateLimit = { rateLimit: { max: 60, timeWindow: "1 minute" } };
 
 export function billingRoutes(deps: BillingDeps): FastifyPluginAsyncZod {
+  // The service logs with the request's logger: its lines carry the request id (docs/operations.md).
+  const withLog = (request: FastifyRequest): BillingDeps => ({ ...deps, log: request.log });
   return async (app) => {
-    app.get("/api/prices", { schema: { response: { 200: pricesResponseSchema } } }, async () => getPrices(deps, new Date()));
+    app.get("/api/prices", { schema: { response: { 200: pricesResponseSchema } } }, async (request) =>
+      getPrices(withLog(request), new Date()),
+    );
 
     await app.register(async (scope) => {
       const learner = scope.withTypeProvider<ZodTypeProvider>();
@@ -85,7 +89,7 @@ export function billingRoutes(deps: BillingDeps): FastifyPluginAsyncZod {
             case "get_subscription":
               return getSubscription(app.db, user, now);
             case "create_subscription":
-              return startCheckout(deps, user, { kind: "subscription", plan: body.planId }, now);
+              return startCheckout(withLog(request), user, { kind: "subscription", plan: body.planId }, now);
           }
         },
       );
@@ -100,7 +104,7 @@ export function billingRoutes(deps: BillingDeps): FastifyPluginAsyncZod {
           config: paymentRateLimit,
         },
         async (request) => {
-          const result = await verifyAndCredit(deps, signedIn(request.user), request.query.reference, "subscription", new Date());
+          const result = await verifyAndCredit(withLog(request), signedIn(request.user), request.query.reference, "subscription", new Date());
           return verified(result, BILLING_MESSAGES.verified);
         },
       );
@@ -109,7 +113,7 @@ export function billingRoutes(deps: BillingDeps): FastifyPluginAsyncZod {
         "/api/verify-paystack",
         { schema: { body: verifyWaitlistRequestSchema, response: { 200: verifyResponseSchema } }, config: paymentRateLimit },
         async (request) => {
-          const result = await verifyAndCredit(deps, signedIn(request.user), request.body.reference, "waitlist", new Date());
+          const result = await verifyAndCredit(withLog(request), signedIn(request.user), request.body.reference, "waitlist", new Date());
           return verified(result, BILLING_MESSAGES.waitlistVerified);
         },
       );
@@ -121,7 +125,7 @@ export function billingRoutes(deps: BillingDeps): FastifyPluginAsyncZod {
       learner.post(
         "/api/waitlist/checkout",
         { schema: { body: waitlistCheckoutRequestSchema, response: { 200: checkoutSchema } }, config: paymentRateLimit },
-        async (request) => startCheckout(deps, signedIn(request.user), { kind: "waitlist", plan: request.body.plan }, new Date()),
+        async (request) => startCheckout(withLog(request), signedIn(request.user), { kind: "waitlist", plan: request.body.plan }, new Date()),
       );
     });
 
@@ -156,7 +160,7 @@ function paystackWebhook(deps: BillingDeps): FastifyPluginAsync {
       }
       const event = webhookEventSchema.safeParse(json);
       if (!event.success || event.data.event !== "charge.success") return reply.code(200).send({ received: true });
-      const result = await creditPayment(deps.db, event.data.data, new Date());
+      const result = await creditPayment(deps, event.data.data, new Date());
       if (result.outcome === "mismatch") {
         request.log.error({ reference: event.data.data.reference }, "webhook payment does not match the stored payment");
       }

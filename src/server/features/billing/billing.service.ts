@@ -20,9 +20,10 @@ import type { CurrentUser } from "../../auth/session.ts";
 import type { Db, Tx } from "../../db/client.ts";
 import { auditLog, config, payments, programs, subscriptionReminders, users, waitlist } from "../../db/schema.ts";
 import type { Env } from "../../env.ts";
-import { currentRate } from "../../integrations/exchange-rate.ts";
+import { currentRate, type ExchangeRate } from "../../integrations/exchange-rate.ts";
 import type { PaystackClient, PaystackTransaction } from "../../integrations/paystack.ts";
 import { enqueueJob } from "../../jobs/queue.ts";
+import type { Metrics } from "../../metrics/metrics.ts";
 import { HttpError } from "../../plugins/errors.ts";
 
 export const RECEIPT_JOB = "billing.receipt";
@@ -33,7 +34,12 @@ export type BillingDeps = {
   env: Env;
   log: FastifyBaseLogger;
   paystack: PaystackClient | null;
+  metrics: Pick<Metrics, "paymentCredited" | "exchangeRateFetchFailed">;
 };
+
+function rateNow(deps: BillingDeps, now: Date): Promise<ExchangeRate | null> {
+  return currentRate({ db: deps.db, url: deps.env.exchangeRateUrl, log: deps.log, metrics: deps.metrics }, now);
+}
 
 type Kind = "subscription" | "waitlist";
 
@@ -52,7 +58,7 @@ function usdPrice(kind: Kind, plan: PaidPlan, fromPrograms: Partial<Record<PaidP
 
 export async function getPrices(deps: BillingDeps, now: Date): Promise<Prices> {
   const [rate, fromPrograms] = await Promise.all([
-    currentRate({ db: deps.db, url: deps.env.exchangeRateUrl, log: deps.log }, now),
+    rateNow(deps, now),
     programPricesUsd(deps.db),
   ]);
   const subscription = (plan: PaidPlan) => {
@@ -111,7 +117,7 @@ export async function startCheckout(
     throw new HttpError(409, "ALREADY_PURCHASED", "You have already paid for this track.");
   }
 
-  const rate = await currentRate({ db: deps.db, url: deps.env.exchangeRateUrl, log: deps.log }, now);
+  const rate = await rateNow(deps, now);
   const fromPrograms = await programPricesUsd(deps.db);
   const usd = usdPrice(input.kind, input.plan, fromPrograms);
   const ghsPerUsd = rate?.ghsPerUsd ?? (input.kind === "waitlist" ? WAITLIST_FALLBACK_RATE : null);
@@ -169,8 +175,12 @@ const TERMINAL_FAILURES = new Set(["failed", "reversed"]);
  * user's plan or waitlist place, the audit entry and the receipt job. The payment row is locked,
  * so a verify call, the browser callback and webhooks arriving together credit exactly once.
  */
-export async function creditPayment(db: Db, transaction: PaystackTransaction, now: Date): Promise<CreditResult> {
-  return db.transaction(async (tx) => {
+export async function creditPayment(
+  deps: Pick<BillingDeps, "db" | "metrics">,
+  transaction: PaystackTransaction,
+  now: Date,
+): Promise<CreditResult> {
+  const result = await deps.db.transaction(async (tx): Promise<CreditResult> => {
     const [payment] = await tx.select().from(payments).where(eq(payments.reference, transaction.reference)).for("update");
     if (!payment) return { outcome: "unknown" as const };
     if (payment.status === "success") {
@@ -242,6 +252,9 @@ export async function creditPayment(db: Db, transaction: PaystackTransaction, no
     await enqueueJob(tx, RECEIPT_JOB, { reference: payment.reference });
     return { outcome: "credited" as const, payment: credited, periodEnd };
   });
+  // Counted once committed: a replay finds the payment already credited and counts nothing.
+  if (result.outcome === "credited") deps.metrics.paymentCredited(result.payment);
+  return result;
 }
 
 /** The browser's check after checkout: the caller's own reference, confirmed with Paystack. */
@@ -262,7 +275,7 @@ export async function verifyAndCredit(
     throw new HttpError(502, "VERIFY_UNAVAILABLE", BILLING_MESSAGES.verifyFailed);
   });
   if (!transaction) throw new HttpError(404, "PAYMENT_NOT_FOUND", BILLING_MESSAGES.verificationFailed);
-  const result = await creditPayment(deps.db, transaction, now);
+  const result = await creditPayment(deps, transaction, now);
   if (result.outcome === "credited" || result.outcome === "already-credited") return result;
   if (result.outcome === "mismatch") {
     deps.log.error({ reference, transaction }, "paystack transaction does not match the stored payment");

@@ -58,9 +58,11 @@ export async function loadCatalog(db: Db): Promise<Catalog> {
 }
 
 /**
- * The catalog kept in memory. An admin change on this server clears it at once; another server
- * (several on one PostgreSQL) sees the change within `ttlMs`. When the database cannot be read,
- * the last catalog read is served until it can (what an admin change cleared is never served).
+ * The catalog kept in memory. An admin change on this server clears it at once; the other
+ * instances on one PostgreSQL clear theirs when the change's notification reaches them, within a
+ * second (catalog-changes.ts). `ttlMs` is the safety net should one ever be lost: every instance
+ * reads again that often. When the database cannot be read, the last catalog read is served until
+ * it can (what an admin change cleared is never served).
  */
 export function createCatalogCache(db: Db, ttlMs = 10_000) {
   let generation = 0;

@@ -6,9 +6,9 @@ import { contacts, jobs } from "../../db/schema.ts";
 import { createTestApp, type TestApp } from "../../testing/test-app.ts";
 
 const SENT = { ok: true, message: "Message sent! We'll get back to you soon." };
-const REQUIRED = { error: { code: "VALIDATION", message: "All fields are required." } };
+const REQUIRED = { error: { code: "VALIDATION", message: "All fields are required.", requestId: expect.any(String) } };
 const INVALID_EMAIL = {
-  error: { code: "VALIDATION", message: "Please enter a valid email address." },
+  error: { code: "VALIDATION", message: "Please enter a valid email address.", requestId: expect.any(String) },
 };
 
 const valid = {
@@ -97,7 +97,7 @@ describe("POST /api/contact", () => {
     const response = await postContact(t, { ...valid, message: "x".repeat(5001) });
     expect(response.statusCode).toBe(400);
     expect(response.json()).toEqual({
-      error: { code: "VALIDATION", message: "Message must be at most 5000 characters." },
+      error: { code: "VALIDATION", message: "Message must be at most 5000 characters.", requestId: expect.any(String) },
     });
     expect(await storedContacts(t)).toEqual([]);
   });
@@ -106,7 +106,7 @@ describe("POST /api/contact", () => {
     const response = await postContact(t, { ...valid, name: "n".repeat(101) });
     expect(response.statusCode).toBe(400);
     expect(response.json()).toEqual({
-      error: { code: "VALIDATION", message: "Name must be at most 100 characters." },
+      error: { code: "VALIDATION", message: "Name must be at most 100 characters.", requestId: expect.any(String) },
     });
     expect(await storedContacts(t)).toEqual([]);
   });
@@ -148,6 +148,7 @@ describe("POST /api/contact", () => {
       error: {
         code: "FST_ERR_RATE_LIMIT_EXCEEDED",
         message: "Too many requests. Please try again later.",
+        requestId: expect.any(String),
       },
     });
     expect(Number(sixth.headers["retry-after"])).toBeGreaterThan(0);

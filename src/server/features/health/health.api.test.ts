@@ -1,16 +1,75 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../../testing/test-app.ts";
 
-describe("GET /api/health", () => {
+const version = (await import("../../../../package.json", { with: { type: "json" } })).default.version;
+
+describe("GET /api/health/live and /api/health", () => {
   let t: TestApp;
   beforeAll(async () => {
     t = await createTestApp();
   });
   afterAll(() => t.close());
 
-  it("reports the database as reachable", async () => {
+  it("liveness answers with the version and uptime, without asking the database", async () => {
+    const response = await t.app.inject({ method: "GET", url: "/api/health/live" });
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toEqual({ status: "ok", version, uptimeSeconds: expect.any(Number) });
+  });
+
+  it("readiness reports the database, the version, the uptime and how each outside service is provided", async () => {
     const response = await t.app.inject({ method: "GET", url: "/api/health" });
     expect(response.statusCode).toBe(200);
-    expect(response.json()).toEqual({ status: "ok", database: "ok" });
+    expect(response.json()).toEqual({
+      status: "ok",
+      database: "ok",
+      version,
+      uptimeSeconds: expect.any(Number),
+      services: { email: "development-mailbox", payments: "simulator", chat: "missing" },
+    });
+  });
+});
+
+describe("health in production", () => {
+  const production = { NODE_ENV: "production", AUTH_SECRET: "h".repeat(40), APP_URL: "https://academy.example" };
+
+  it("says which services production runs without", async () => {
+    const t = await createTestApp({ seed: false, env: production });
+    try {
+      const body = (await t.app.inject({ method: "GET", url: "/api/health" })).json<{ services: unknown }>();
+      expect(body.services).toEqual({ email: "missing", payments: "missing", chat: "missing" });
+    } finally {
+      await t.close();
+    }
+  });
+
+  it("says which are configured", async () => {
+    const t = await createTestApp({
+      seed: false,
+      env: {
+        ...production,
+        SMTP_URL: "smtps://user:pass@smtp.example.com:465",
+        PAYSTACK_SECRET_KEY: "sk_test_x",
+        CHAT_WIDGET_URL: "https://embed.tawk.to/abc/default",
+      },
+    });
+    try {
+      const body = (await t.app.inject({ method: "GET", url: "/api/health" })).json<{ services: unknown }>();
+      expect(body.services).toEqual({ email: "smtp", payments: "paystack", chat: "configured" });
+    } finally {
+      await t.close();
+    }
+  });
+
+  it("answers 503 with the same facts when the database does not answer", async () => {
+    const t = await createTestApp({ seed: false });
+    await t.database.close();
+    try {
+      const response = await t.app.inject({ method: "GET", url: "/api/health" });
+      expect(response.statusCode).toBe(503);
+      expect(response.json()).toMatchObject({ status: "unavailable", database: "unreachable", version });
+      expect((await t.app.inject({ method: "GET", url: "/api/health/live" })).statusCode).toBe(200);
+    } finally {
+      await t.app.close();
+    }
   });
 });

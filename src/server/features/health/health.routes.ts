@@ -1,18 +1,31 @@
+// Liveness (the process answers) and readiness (the database answers), for load balancers,
+// supervisors and the container's HEALTHCHECK (docs/operations.md).
 import { sql } from "drizzle-orm";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
-import { healthSchema } from "../../../shared/contracts/health.ts";
+import { healthSchema, livenessSchema } from "../../../shared/contracts/health.ts";
+import { serviceStatus } from "../../env.ts";
+import { appVersion } from "../../version.ts";
+
+const processFacts = () => ({ version: appVersion, uptimeSeconds: Math.round(process.uptime()) });
 
 export const healthRoutes: FastifyPluginAsyncZod = async (app) => {
+  const services = serviceStatus(app.env);
+
+  app.get("/api/health/live", { schema: { response: { 200: livenessSchema } } }, () => ({
+    status: "ok" as const,
+    ...processFacts(),
+  }));
+
   app.get(
     "/api/health",
     { schema: { response: { 200: healthSchema, 503: healthSchema } } },
     async (request, reply) => {
       try {
         await app.db.execute(sql`select 1`);
-        return { status: "ok" as const, database: "ok" as const };
+        return { status: "ok" as const, database: "ok" as const, ...processFacts(), services };
       } catch (error) {
         request.log.error({ err: error }, "health check: database unreachable");
-        return reply.code(503).send({ status: "unavailable", database: "unreachable" });
+        return reply.code(503).send({ status: "unavailable", database: "unreachable", ...processFacts(), services });
       }
     },
   );

@@ -10,9 +10,9 @@ import { createTestApp, type TestApp } from "../../testing/test-app.ts";
 
 const nextIp = ipAllocator(26);
 
-const PREMIUM_ONLY = { error: { code: "PREMIUM_ONLY", message: "Available to Premium users only" } };
-const NOT_FOUND = { error: { code: "PROGRAM_NOT_FOUND", message: "Program not found." } };
-const QUIZ_LOCKED = { error: { code: "QUIZ_LOCKED", message: "Watch Section 1 to unlock this quiz." } };
+const PREMIUM_ONLY = { error: { code: "PREMIUM_ONLY", message: "Available to Premium users only", requestId: expect.any(String) } };
+const NOT_FOUND = { error: { code: "PROGRAM_NOT_FOUND", message: "Program not found.", requestId: expect.any(String) } };
+const QUIZ_LOCKED = { error: { code: "QUIZ_LOCKED", message: "Watch Section 1 to unlock this quiz.", requestId: expect.any(String) } };
 
 function seedOf(track: Track) {
   const program = SEED_PROGRAMS.find((p) => p.id === track);
@@ -326,7 +326,7 @@ describe("learning API", () => {
       const response = await watch(learner, "beginner", makeId());
       expect(response.statusCode, response.body).toBe(404);
       expect(response.json()).toEqual({
-        error: { code: "MODULE_NOT_FOUND", message: "This video is not part of the program." },
+        error: { code: "MODULE_NOT_FOUND", message: "This video is not part of the program.", requestId: expect.any(String) },
       });
       expect(await progressRows(learner.id)).toEqual(before);
     });
@@ -520,7 +520,7 @@ describe("learning API", () => {
       const response = await answer(learner, "beginner", payload);
       expect(response.statusCode, response.body).toBe(404);
       expect(response.json()).toEqual({
-        error: { code: "QUESTION_NOT_FOUND", message: "This question is not part of the quiz." },
+        error: { code: "QUESTION_NOT_FOUND", message: "This question is not part of the quiz.", requestId: expect.any(String) },
       });
       expect(await attemptCount(learner.id)).toBe(0);
     });
@@ -556,7 +556,7 @@ describe("learning API", () => {
       ])("%s", async (_name, payload) => {
         const response = await answer(learner(), "beginner", payload);
         expect(response.statusCode, response.body).toBe(400);
-        expect(response.json()).toEqual({ error: { code: "VALIDATION", message: expect.any(String) } });
+        expect(response.json()).toEqual({ error: { code: "VALIDATION", message: expect.any(String), requestId: expect.any(String) } });
         expect(await attemptCount(learner().id)).toBe(0);
       });
 
@@ -593,7 +593,7 @@ describe("learning API", () => {
         const response = await call(learner(), options);
         expect(response.statusCode, response.body).toBeGreaterThanOrEqual(400);
         expect(response.statusCode, response.body).toBeLessThan(500);
-        expect(response.json()).toEqual({ error: { code: expect.any(String), message: expect.any(String) } });
+        expect(response.json()).toEqual({ error: { code: expect.any(String), message: expect.any(String), requestId: expect.any(String) } });
         expect(await attemptCount(learner().id)).toBe(0);
       });
     });

@@ -1,0 +1,22 @@
+// Fastify's logger (pino): one JSON line per event in production and tests, for a log collector;
+// coloured lines a person reads in development (docs/operations.md, Observability).
+import type { FastifyServerOptions } from "fastify";
+import type { Env } from "../env.ts";
+
+/** Where log lines go: stdout unless a test captures them. */
+export type LogDestination = { write(line: string): void };
+
+export async function loggerOptions(env: Env, destination?: LogDestination): Promise<FastifyServerOptions["logger"]> {
+  return {
+    level: env.logLevel,
+    redact: ["req.headers.authorization", "req.headers.cookie", 'res.headers["set-cookie"]'],
+    stream: destination ?? (env.nodeEnv === "development" ? await prettyStdout() : undefined),
+  };
+}
+
+/** Loaded in development only, so production never loads the formatter. */
+async function prettyStdout(): Promise<LogDestination> {
+  const { default: pretty } = await import("pino-pretty");
+  // Synchronous: the last lines before a stop (SIGTERM, a failed start) are not lost.
+  return pretty({ sync: true, translateTime: "SYS:HH:MM:ss.l", ignore: "pid,hostname" });
+}

@@ -1,0 +1,25 @@
+// A request id on every request (docs/operations.md, Observability): a proxy's or a client's
+// X-Request-Id is kept when it is sane, so one id follows a request through every hop; anything
+// else is replaced, never echoed (a header or a log line must not carry what a caller wrote).
+import { randomUUID } from "node:crypto";
+import type { IncomingMessage } from "node:http";
+import type { FastifyInstance } from "fastify";
+
+export const REQUEST_ID_HEADER = "x-request-id";
+
+/** What a load balancer or tracing header puts there (UUIDs, hex, "trace:span"), bounded. */
+const SANE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,64}$/;
+
+/** Fastify's `genReqId`: the caller's id when sane, else a fresh one. */
+export function requestIdFor(request: IncomingMessage): string {
+  const given = request.headers[REQUEST_ID_HEADER];
+  return typeof given === "string" && SANE_REQUEST_ID.test(given) ? given : randomUUID();
+}
+
+/** Echoes the id on every answer: registered first, so 404s, 429s and errors carry it too. */
+export function registerRequestIdHeader(app: FastifyInstance) {
+  app.addHook("onRequest", (request, reply, done) => {
+    reply.header(REQUEST_ID_HEADER, request.id);
+    done();
+  });
+}

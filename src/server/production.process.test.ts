@@ -1,0 +1,228 @@
+// The operator's side, with real processes (docs/operations.md): `npm start` stays on this
+// machine and stops cleanly on SIGTERM; the production runtime (the folder the container image
+// is made of) starts without the development tools, refuses bad settings in one line, answers its
+// health check, and stops within 10 s with the requests in flight answered.
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
+import { request } from "node:http";
+import { connect } from "node:net";
+import { networkInterfaces, tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { projectRoot } from "./paths.ts";
+import { envWithoutAppSettings, freePort } from "./testing/child-process-env.ts";
+import { killServerProcess, startServerProcess, type ServerProcess } from "./testing/server-process.ts";
+
+const AUTH_SECRET = "operator-test-secret-0123456789abcdefghij";
+const workDir = mkdtempSync(join(tmpdir(), "ta-operator-"));
+afterAll(() => rmSync(workDir, { recursive: true, force: true }));
+
+/** A POST of a wrong password: slow on purpose (the password is hashed), so it is still in flight at SIGTERM. */
+function wrongSignIn(port: number, index: number): Promise<{ status: number; at: number }> {
+  const body = JSON.stringify({ email: `nobody-${index}@example.com`, password: "not the password" });
+  return new Promise((resolve, reject) => {
+    const call = request(
+      {
+        host: "127.0.0.1",
+        port,
+        // Each caller from an address of its own: the per-address sign-in limit does not answer for the server.
+        localAddress: `127.0.10.${index + 1}`,
+        method: "POST",
+        path: "/api/auth/sign-in/email",
+        agent: false,
+        headers: { "content-type": "application/json", origin: `http://localhost:${port}`, "content-length": Buffer.byteLength(body) },
+      },
+      (response) => {
+        response.resume();
+        response.on("end", () => resolve({ status: response.statusCode ?? 0, at: Date.now() }));
+      },
+    );
+    call.on("error", reject);
+    call.end(body);
+  });
+}
+
+/**
+ * How many requests to `path` the server has logged as arrived: the "incoming request" entry is
+ * the one that names the URL, in JSON lines and in development's multi-line entries alike.
+ */
+function arrivals(server: ServerProcess, path: string): number {
+  return server.output().split(path).length - 1;
+}
+
+/**
+ * Sends `count` slow requests and, once the server has logged every one as arrived, SIGTERM:
+ * every one must be answered. (A request that arrives after the signal is answered 503, and a
+ * connection with no request yet is closed: neither is in flight.)
+ */
+async function stopWithRequestsInFlight(server: ServerProcess, port: number, count = 8) {
+  const path = "/api/auth/sign-in/email";
+  const before = arrivals(server, path);
+  const answers = Array.from({ length: count }, (_, index) => wrongSignIn(port, index));
+  const deadline = Date.now() + 10_000;
+  while (arrivals(server, path) < before + count && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 5));
+  expect(arrivals(server, path) - before, "requests that reached the server").toBe(count);
+  const signalledAt = Date.now();
+  server.child.kill("SIGTERM");
+  const settled = await Promise.allSettled(answers);
+  const stoppedWithin = await Promise.race([
+    server.exited.then(() => Date.now() - signalledAt),
+    new Promise<number>((resolve) => setTimeout(() => resolve(Infinity), 10_000)),
+  ]);
+  return { settled, signalledAt, stoppedWithin, exit: await server.exited };
+}
+
+function filesOpenToOthers(folder: string): string[] {
+  return readdirSync(folder, { recursive: true, withFileTypes: true })
+    .map((entry) => join(entry.parentPath, entry.name))
+    .filter((path) => (statSync(path).mode & 0o077) !== 0);
+}
+
+function nonLoopbackAddress(): string | null {
+  for (const addresses of Object.values(networkInterfaces())) {
+    for (const address of addresses ?? []) if (!address.internal && address.family === "IPv4") return address.address;
+  }
+  return null;
+}
+
+function connects(host: string, port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = connect({ host, port });
+    socket.once("connect", () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once("error", () => resolve(false));
+  });
+}
+
+describe("npm start: the demo", () => {
+  let server: ServerProcess | undefined;
+  afterAll(() => killServerProcess(server));
+
+  it("builds and serves on loopback only, with a private data folder, and SIGTERM ends npm and the server within 10 s", async () => {
+    const port = await freePort();
+    const dataDir = join(workDir, "demo-data");
+    server = startServerProcess({ command: "npm", args: ["start"], cwd: projectRoot, port, env: { DATA_DIR: dataDir, LOG_LEVEL: "info" } });
+    await server.waitUntilReady("/api/health", 120_000);
+
+    expect(await connects("127.0.0.1", port)).toBe(true);
+    const outside = nonLoopbackAddress();
+    if (outside) expect(await connects(outside, port), `reachable at ${outside}`).toBe(false);
+    expect(server.output()).toMatch(new RegExp(`listening at http://127\\.0\\.0\\.1:${port}`));
+    expect(server.output()).not.toMatch(/listening at http:\/\/(0\.0\.0\.0|\[::\])/);
+
+    expect(statSync(dataDir).mode & 0o777).toBe(0o700);
+    expect(filesOpenToOthers(dataDir)).toEqual([]);
+
+    const { settled, signalledAt, stoppedWithin } = await stopWithRequestsInFlight(server, port);
+    expect(settled.map((answer) => (answer.status === "fulfilled" ? answer.value.status : String(answer.reason)))).toEqual(
+      settled.map(() => 401),
+    );
+    // Some of them were answered after the signal: they were in flight when it came.
+    expect(settled.some((answer) => answer.status === "fulfilled" && answer.value.at > signalledAt)).toBe(true);
+    expect(stoppedWithin).toBeLessThan(10_000);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(server.groupAlive(), "a process of npm start is left running").toBe(false);
+    expect(server.output()).toContain("shutting down");
+  });
+});
+
+describe("the production runtime", () => {
+  const runtime = join(workDir, "runtime");
+  const production = (port: number, dataDir: string) => ({
+    NODE_ENV: "production",
+    PORT: String(port),
+    APP_URL: `http://localhost:${port}`,
+    AUTH_SECRET,
+    DATA_DIR: dataDir,
+    LOG_LEVEL: "info",
+  });
+  let server: ServerProcess | undefined;
+
+  beforeAll(() => {
+    // What the Dockerfile's runtime stage is made of (after npm start above, or npm run build, built it).
+    const staged = spawnSync(join(projectRoot, "scripts/deploy/stage-runtime.sh"), [runtime], { encoding: "utf8", timeout: 110_000 });
+    if (staged.status !== 0) throw new Error(`stage-runtime failed:\n${staged.stdout}\n${staged.stderr}`);
+  }, 120_000);
+  afterAll(() => killServerProcess(server));
+
+  function runOnce(env: Record<string, string>, cwd = runtime) {
+    return spawnSync("node", ["dist/node/src/server/main.js"], { cwd, env: envWithoutAppSettings(env), encoding: "utf8", timeout: 20_000 });
+  }
+
+  it("holds no source maps, no development stand-ins and no compiler", () => {
+    const files = readdirSync(runtime, { recursive: true, withFileTypes: true }).filter((entry) => !entry.parentPath.includes("node_modules"));
+    expect(files.filter((entry) => entry.name.endsWith(".map")).map((entry) => entry.name)).toEqual([]);
+    expect(readdirSync(join(runtime, "dist/node"))).toEqual(["src"]);
+    const modules = readdirSync(join(runtime, "node_modules"));
+    for (const devOnly of ["typescript", "vite", "vitest", "tsx", "drizzle-kit", "playwright-core", "eslint"]) {
+      expect(modules, devOnly).not.toContain(devOnly);
+    }
+  });
+
+  it("refuses development on a public HOST, in one line that says how to run in production", () => {
+    const result = runOnce({ HOST: "0.0.0.0", DATA_DIR: join(workDir, "never") });
+    expect(result.status).toBe(1);
+    const lines = result.stderr.trim().split("\n");
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(/^Invalid configuration: HOST: .*NODE_ENV=production node dist\/node\/src\/server\/main\.js/);
+  });
+
+  it.each([
+    ["APP_URL", { APP_URL: "localhost:3000" }],
+    ["APP_URL", { APP_URL: "http://academy.example.com" }],
+    ["AUTH_SECRET", { AUTH_SECRET: "" }],
+    ["DATABASE_URL", { DATABASE_URL: "db.internal:5432/academy" }],
+  ])("refuses a bad %s in production with one line naming it", (name, bad) => {
+    const result = runOnce({ ...production(3000, join(workDir, "never")), ...bad });
+    expect(result.status).toBe(1);
+    expect(result.stderr.trim().split("\n")).toEqual([expect.stringMatching(new RegExp(`^Invalid configuration: ${name}: `))]);
+  });
+
+  it("serves without the development tools, warns once per missing service, answers its health check, stops on SIGTERM and starts again", async () => {
+    const port = await freePort();
+    const dataDir = join(workDir, "production-data");
+    const start = () =>
+      startServerProcess({ command: "node", args: ["dist/node/src/server/main.js"], cwd: runtime, port, env: production(port, dataDir) });
+    server = start();
+    await server.waitUntilReady();
+    const base = server.url;
+
+    const logLines = server.output().trim().split("\n");
+    for (const line of logLines) expect(() => JSON.parse(line) as unknown, line).not.toThrow();
+    for (const variable of ["SMTP_URL", "PAYSTACK_SECRET_KEY", "CHAT_WIDGET_URL"]) {
+      expect(logLines.filter((line) => line.includes(`${variable} is not set`)), variable).toHaveLength(1);
+    }
+    const health = (await (await fetch(`${base}/api/health`)).json()) as { services: unknown };
+    expect(health.services).toEqual({ email: "missing", payments: "missing", chat: "missing" });
+
+    for (const path of ["/dev/mail", "/dev/mail/messages", "/dev/fakes/paystack/inline.js", "/dev/fakes/exchange-rate/v6/latest/USD"]) {
+      expect((await fetch(`${base}${path}`)).status, path).toBe(404);
+    }
+    const page = await (await fetch(`${base}/`)).text();
+    const script = /src="(\/assets\/[^"]+\.js)"/.exec(page)?.[1];
+    expect(script).toBeDefined();
+    expect((await fetch(`${base}${script}`)).status).toBe(200);
+    expect((await fetch(`${base}${script}.map`)).status).toBe(404);
+
+    const check = () => spawnSync("node", ["dist/node/src/server/healthcheck.js"], { cwd: runtime, env: envWithoutAppSettings(production(port, dataDir)), encoding: "utf8" });
+    expect(check().status).toBe(0);
+
+    expect(filesOpenToOthers(dataDir)).toEqual([]);
+    const { settled, stoppedWithin, exit } = await stopWithRequestsInFlight(server, port);
+    expect(settled.map((answer) => (answer.status === "fulfilled" ? answer.value.status : String(answer.reason)))).toEqual(
+      settled.map(() => 401),
+    );
+    expect(stoppedWithin).toBeLessThan(10_000);
+    expect(exit).toEqual({ code: 0, signal: null });
+    expect(check().status).toBe(1);
+
+    // An operator's restart on the same data.
+    server = start();
+    await server.waitUntilReady();
+    expect(check().status).toBe(0);
+    server.child.kill("SIGINT");
+    expect(await server.exited).toEqual({ code: 0, signal: null });
+  });
+});
