@@ -4,53 +4,46 @@
 // before anything could be cleaned up (docs/operations.md, "Backups").
 import { promisify } from "node:util";
 import { gunzip } from "node:zlib";
+import { extract, pack, type Header } from "tar-stream";
 
 export class InvalidArchiveError extends Error {}
 
-const BLOCK = 512;
 /** Files every PostgreSQL data folder has: an archive without them is not a database's. */
 const REQUIRED_FILES = ["PG_VERSION", "global/pg_control"];
 
-type TarEntry = { name: string; start: number; end: number };
+export type TarEntry = { header: Partial<Header> & Pick<Header, "name">; data: Buffer };
 
-function text(block: Buffer, from: number, length: number): string {
-  const field = block.subarray(from, from + length);
-  const nul = field.indexOf(0);
-  return field.subarray(0, nul < 0 ? length : nul).toString("utf8");
-}
+/** PGlite names its entries from the folder's root ("/PG_VERSION"). */
+export const entryPath = (entry: TarEntry) => entry.header.name.replace(/^\/+/, "");
 
-function octal(block: Buffer, from: number, length: number): number {
-  const digits = text(block, from, length).trim();
-  return /^[0-7]+$/.test(digits) ? Number.parseInt(digits, 8) : Number.NaN;
-}
+/** The library's streams yield bytes, typed as unknown. */
+const asBuffer = (chunk: unknown) => (chunk instanceof Uint8Array ? Buffer.from(chunk) : Buffer.from(String(chunk)));
 
-/** The header's checksum: its bytes summed with the checksum field counted as spaces. */
-function checksumOf(header: Buffer): number {
-  let sum = 0;
-  for (let i = 0; i < BLOCK; i++) sum += i >= 148 && i < 156 ? 0x20 : (header[i] ?? 0);
-  return sum;
-}
-
-/** The entries of a ustar archive, each with the byte range of its header and data; throws when cut or damaged. */
-export function tarEntries(tar: Buffer): TarEntry[] {
+/** Every entry of a tar archive, with its content; throws InvalidArchiveError when it is cut or damaged. */
+export async function readTar(tar: Uint8Array): Promise<TarEntry[]> {
   const entries: TarEntry[] = [];
-  let offset = 0;
-  while (offset + BLOCK <= tar.length) {
-    const header = tar.subarray(offset, offset + BLOCK);
-    if (header.every((byte) => byte === 0)) return entries;
-    const size = octal(header, 124, 12);
-    if (octal(header, 148, 8) !== checksumOf(header) || !Number.isSafeInteger(size)) {
-      throw new InvalidArchiveError(`damaged at byte ${offset}`);
+  const reader = extract();
+  reader.end(tar);
+  try {
+    for await (const entry of reader) {
+      const chunks: Buffer[] = [];
+      for await (const chunk of entry) chunks.push(asBuffer(chunk));
+      entries.push({ header: entry.header, data: Buffer.concat(chunks) });
     }
-    const end = offset + BLOCK + Math.ceil(size / BLOCK) * BLOCK;
-    if (end > tar.length) throw new InvalidArchiveError("cut short");
-    const prefix = text(header, 345, 155);
-    const name = `${prefix ? `${prefix}/` : ""}${text(header, 0, 100)}`.replace(/^\/+/, "");
-    entries.push({ name, start: offset, end });
-    offset = end;
+  } catch (error) {
+    throw new InvalidArchiveError(error instanceof Error ? error.message : String(error));
   }
-  if (offset !== tar.length) throw new InvalidArchiveError("cut short");
   return entries;
+}
+
+/** A tar archive of `entries`, as they were read. */
+export async function writeTar(entries: TarEntry[]): Promise<Buffer> {
+  const writer = pack();
+  for (const { header, data } of entries) writer.entry(header, data);
+  writer.finalize();
+  const chunks: Buffer[] = [];
+  for await (const chunk of writer) chunks.push(asBuffer(chunk));
+  return Buffer.concat(chunks);
 }
 
 /**
@@ -65,11 +58,9 @@ export async function readDataDirArchive(archive: Uint8Array, drop: readonly str
   } catch {
     throw new InvalidArchiveError("not a gzip file");
   }
-  const entries = tarEntries(tar);
-  const names = new Set(entries.map((entry) => entry.name));
+  const entries = await readTar(tar);
+  const names = new Set(entries.map(entryPath));
   const missing = REQUIRED_FILES.filter((name) => !names.has(name));
   if (missing.length > 0) throw new InvalidArchiveError(`no ${missing.join(" or ")}: not a database's data folder`);
-  const kept = entries.filter((entry) => !drop.includes(entry.name));
-  // The end of an archive: two empty blocks.
-  return Buffer.concat([...kept.map((entry) => tar.subarray(entry.start, entry.end)), Buffer.alloc(2 * BLOCK)]);
+  return writeTar(entries.filter((entry) => !drop.includes(entryPath(entry))));
 }
