@@ -33,7 +33,7 @@ import { createJobRunner, pendingJobCounts, type JobHandlers, type JobRunner } f
 import { createScheduler, SCHEDULES, type Scheduler } from "./jobs/scheduler.ts";
 import { createMetrics } from "./metrics/metrics.ts";
 import { registerMetrics } from "./metrics/metrics.routes.ts";
-import { registerErrorHandling, sendFrameworkError } from "./plugins/errors.ts";
+import { registerClosingAnswer, registerErrorHandling, sendFrameworkError } from "./plugins/errors.ts";
 import { registerInputGuard } from "./plugins/input-guard.ts";
 import { loggerOptions, type LogDestination } from "./plugins/logger.ts";
 import { registerRequestIdHeader, requestIdFor } from "./plugins/request-id.ts";
@@ -81,13 +81,15 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     // private network, such as the load balancer). Never every hop (true): a client could write
     // its own address into X-Forwarded-For, and get a fresh allowance of every per-address limit.
     trustProxy: env.trustProxy,
-    return503OnClosing: true,
+    // Answered by registerClosingAnswer instead, with the request id.
+    return503OnClosing: false,
   }).withTypeProvider<ZodTypeProvider>();
   if (options.onRoute) app.addHook("onRoute", options.onRoute);
 
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   registerRequestIdHeader(app);
+  registerClosingAnswer(app);
   registerErrorHandling(app);
   registerInputGuard(app);
   // JSON only: a text/plain body (a cross-site "simple" request) is answered 415.

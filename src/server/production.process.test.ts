@@ -43,11 +43,11 @@ function wrongSignIn(port: number, index: number): Promise<{ status: number; at:
 }
 
 /**
- * How many requests to `path` the server has logged as arrived: the "incoming request" entry is
- * the one that names the URL, in JSON lines and in development's multi-line entries alike.
+ * How many times the server has logged `text`. A request's path is named once, by its "incoming
+ * request" entry, in JSON lines and in development's multi-line entries alike.
  */
-function arrivals(server: ServerProcess, path: string): number {
-  return server.output().split(path).length - 1;
+function arrivals(server: ServerProcess, text: string): number {
+  return server.output().split(text).length - 1;
 }
 
 /**
@@ -70,6 +70,40 @@ async function stopWithRequestsInFlight(server: ServerProcess, port: number, cou
     new Promise<number>((resolve) => setTimeout(() => resolve(Infinity), 10_000)),
   ]);
   return { settled, signalledAt, stoppedWithin, exit: await server.exited };
+}
+
+/**
+ * On one connection: a slow request; SIGINT once it has arrived; then a second request on the
+ * same connection, which the server reads while it stops. Resolves with everything it answered.
+ */
+function pipelineAcrossStop(server: ServerProcess, port: number): Promise<string> {
+  const body = JSON.stringify({ email: "nobody@example.com", password: "not the password" });
+  const signIn =
+    `POST /api/auth/sign-in/email HTTP/1.1\r\nhost: localhost:${port}\r\norigin: http://localhost:${port}\r\n` +
+    `content-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\n\r\n${body}`;
+  const path = "/api/auth/sign-in/email";
+  const before = arrivals(server, path);
+  return new Promise((resolve, reject) => {
+    let received = "";
+    const socket = connect({ host: "127.0.0.1", port }, () => {
+      socket.write(signIn);
+      const stopsBefore = arrivals(server, "shutting down");
+      const waitForArrival = setInterval(() => {
+        if (arrivals(server, path) === before) return;
+        clearInterval(waitForArrival);
+        server.child.kill("SIGINT");
+        // Once the server says it is stopping, the second request.
+        const waitForStop = setInterval(() => {
+          if (arrivals(server, "shutting down") === stopsBefore) return;
+          clearInterval(waitForStop);
+          socket.write(`GET /api/programs HTTP/1.1\r\nhost: localhost:${port}\r\n\r\n`);
+        }, 2);
+      }, 5);
+    });
+    socket.on("data", (chunk: Buffer) => (received += chunk.toString()));
+    socket.on("end", () => resolve(received));
+    socket.on("error", reject);
+  });
 }
 
 function filesOpenToOthers(folder: string): string[] {
@@ -218,11 +252,20 @@ describe("the production runtime", () => {
     expect(exit).toEqual({ code: 0, signal: null });
     expect(check().status).toBe(1);
 
-    // An operator's restart on the same data.
+    // An operator's restart on the same data, stopped with SIGINT this time.
     server = start();
     await server.waitUntilReady();
     expect(check().status).toBe(0);
-    server.child.kill("SIGINT");
+    // A request that arrives on a kept-alive connection while the server stops: told to come back.
+    const answers = await pipelineAcrossStop(server, port);
+    expect(answers).toMatch(/^HTTP\/1\.1 401 /);
+    const second = answers.slice(answers.indexOf("HTTP/1.1", 1));
+    expect(second).toMatch(/^HTTP\/1\.1 503 /);
+    expect(second).toMatch(/\r\nconnection: close\r\n/i);
+    const requestId = /\r\nx-request-id: ([^\r]+)\r\n/i.exec(second)?.[1];
+    expect(second).toContain(
+      JSON.stringify({ error: { code: "SHUTTING_DOWN", message: "The server is restarting. Please try again in a moment.", requestId } }),
+    );
     expect(await server.exited).toEqual({ code: 0, signal: null });
   });
 });

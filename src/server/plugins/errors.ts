@@ -70,3 +70,21 @@ export function registerErrorHandling(app: FastifyInstance) {
     return sendError(reply, 500, "INTERNAL", GENERIC_ERROR_MESSAGE);
   });
 }
+
+/**
+ * While the server stops (docs/operations.md, Starting and stopping), the requests in flight are
+ * answered; a new one arriving on a kept-alive connection is told to come back, in the one error
+ * shape with its id (Fastify's own 503 has neither), and its connection is closed.
+ */
+export function registerClosingAnswer(app: FastifyInstance) {
+  let closing = false;
+  app.addHook("preClose", (done) => {
+    closing = true;
+    done();
+  });
+  app.addHook("onRequest", (request, reply, done) => {
+    if (!closing) return done();
+    reply.header("connection", "close");
+    void sendError(reply, 503, "SHUTTING_DOWN", "The server is restarting. Please try again in a moment.");
+  });
+}
