@@ -6,6 +6,16 @@ import { hasBearerToken } from "../auth/bearer-token.ts";
 import { sendError, sendNoRoute } from "../plugins/errors.ts";
 import type { Metrics } from "./metrics.ts";
 
+/**
+ * The `route` label: the pattern of an API route; one "static" for every file of the built web
+ * app (the static plugin registers a route per file, and each build renames them); "unmatched"
+ * when no route answered (unknown addresses, and the web app's pages, served by the 404 handler).
+ */
+export function routeLabel(routeUrl: string | undefined): string {
+  if (routeUrl === undefined) return "unmatched";
+  return routeUrl.startsWith("/api/") || routeUrl.startsWith("/dev/") || routeUrl === "/metrics" ? routeUrl : "static";
+}
+
 export function registerMetrics(app: FastifyInstance, metrics: Metrics, token: string | null) {
   if (!token) {
     // The API's JSON 404, as for any unknown API address, rather than the web app's 404 page.
@@ -15,7 +25,7 @@ export function registerMetrics(app: FastifyInstance, metrics: Metrics, token: s
   collectDefaultMetrics({ register: metrics.registry });
   // Fastify has timed the request already: one histogram observation per answer, nothing more.
   app.addHook("onResponse", (request, reply, done) => {
-    metrics.observeRequest(request.method, request.routeOptions.url ?? "unmatched", reply.statusCode, reply.elapsedTime / 1000);
+    metrics.observeRequest(request.method, routeLabel(request.routeOptions.url), reply.statusCode, reply.elapsedTime / 1000);
     done();
   });
   app.get("/metrics", async (request, reply) => {
