@@ -123,20 +123,31 @@ describe("security headers and cookies (development and test configuration)", ()
   });
 });
 
-describe("security headers and cookies in production (https APP_URL)", () => {
+/**
+ * A production app with `env`, and a verified account for `email` on its database. Production
+ * sends real mail only: the account is made through a development app on the same database.
+ */
+function useProductionWithAccount(env: Record<string, string>, email: string): () => TestApp {
   let production: TestApp;
   let setup: TestApp;
-  const email = "prod-cookie@example.com";
-
   beforeAll(async () => {
-    production = await createTestApp({ env: PRODUCTION_ENV });
-    // Production sends real mail only: the account is made through a development app on the same database.
+    production = await createTestApp({ env });
     setup = await createTestApp({ database: production.database });
     await createVerifiedAccount(setup, email, nextIp);
   });
   afterAll(async () => {
     await setup.close();
     await production.close();
+  });
+  return () => production;
+}
+
+describe("security headers and cookies in production (https APP_URL)", () => {
+  const email = "prod-cookie@example.com";
+  const app = useProductionWithAccount(PRODUCTION_ENV, email);
+  let production: TestApp;
+  beforeAll(() => {
+    production = app();
   });
 
   it("every kind of answer forces HTTPS (HSTS, upgrade-insecure-requests) on top of the other headers", async () => {
@@ -179,23 +190,12 @@ describe("security headers and cookies in production (https APP_URL)", () => {
 });
 
 describe("cookies in production whatever APP_URL's scheme", () => {
-  let production: TestApp;
-  let setup: TestApp;
   const email = "prod-http-cookie@example.com";
-
-  beforeAll(async () => {
-    // Plain http is allowed in production for localhost only (TLS ends at the proxy in front).
-    production = await createTestApp({ env: { ...PRODUCTION_ENV, APP_URL: "http://localhost:3000" } });
-    setup = await createTestApp({ database: production.database });
-    await createVerifiedAccount(setup, email, nextIp);
-  });
-  afterAll(async () => {
-    await setup.close();
-    await production.close();
-  });
+  // Plain http is allowed in production for localhost only (TLS ends at the proxy in front).
+  const production = useProductionWithAccount({ ...PRODUCTION_ENV, APP_URL: "http://localhost:3000" }, email);
 
   it("sets the session cookie Secure (and __Secure-) with an http://localhost APP_URL", async () => {
-    const signedIn = await signIn(production, email, PASSWORD, nextIp());
+    const signedIn = await signIn(production(), email, PASSWORD, nextIp());
     expect(signedIn.statusCode, signedIn.body).toBe(200);
     const cookies = cookiesOf(signedIn);
     expect(cookies.length).toBeGreaterThan(0);

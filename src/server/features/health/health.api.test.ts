@@ -32,29 +32,22 @@ describe("GET /api/health/live and /api/health", () => {
 describe("health in production", () => {
   const production = { NODE_ENV: "production", AUTH_SECRET: "h".repeat(40), APP_URL: "https://academy.example" };
 
-  it("says which services production runs without", async () => {
-    const t = await createTestApp({ seed: false, env: production });
-    try {
-      const body = (await t.app.inject({ method: "GET", url: "/api/health" })).json<{ services: unknown }>();
-      expect(body.services).toEqual({ email: "missing", payments: "missing", chat: "missing" });
-    } finally {
-      await t.close();
-    }
-  });
-
-  it("says which are configured", async () => {
-    const t = await createTestApp({
-      seed: false,
-      env: {
-        ...production,
+  it.each([
+    ["runs without", {}, { email: "missing", payments: "missing", chat: "missing" }],
+    [
+      "has",
+      {
         SMTP_URL: "smtps://user:pass@smtp.example.com:465",
         PAYSTACK_SECRET_KEY: "sk_test_x",
         CHAT_WIDGET_URL: "https://embed.tawk.to/abc/default",
       },
-    });
+      { email: "smtp", payments: "paystack", chat: "configured" },
+    ],
+  ])("says which services production %s", async (_what, services, expected) => {
+    const t = await createTestApp({ seed: false, env: { ...production, ...services } });
     try {
       const body = (await t.app.inject({ method: "GET", url: "/api/health" })).json<{ services: unknown }>();
-      expect(body.services).toEqual({ email: "smtp", payments: "paystack", chat: "configured" });
+      expect(body.services).toEqual(expected);
     } finally {
       await t.close();
     }
