@@ -1,6 +1,6 @@
-// The account journeys of SPEC sections 2, 4, 5 and 8, walked in the browser as a person would:
-// registration, the mailed links (read from the development mailbox), login, password reset,
-// Google and MQL5 sign-in through their local stand-ins, and the signed-in header.
+// The account journeys of docs/product.md ("Routes and guards", "Accounts"), walked in the browser
+// as a person would: registration, the mailed links (read from the development mailbox), login,
+// password reset, Google and MQL5 sign-in through their local stand-ins, and the signed-in header.
 //
 // Tests share one database per run, so each makes its own account with a unique email.
 // The order matters a little: MQL5 comes first and Google later, so that the five provider

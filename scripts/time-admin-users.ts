@@ -1,6 +1,6 @@
-// Times the admin users page and the CSV export on a large database (DESIGN section 7: with
-// 100,000 users, one page under 50 ms on PostgreSQL; the export under 5 s with flat memory).
-// Fill the database first with scripts/seed-scale.ts.
+// Times the admin users page and the CSV export on a large database (docs/performance.md,
+// "Budgets": with 100,000 users, one page under 50 ms on PostgreSQL; the export under 5 s with flat
+// memory). Fill the database first with scripts/seed-scale.ts.
 //
 // Usage: DATABASE_URL=postgres://... node --import tsx scripts/time-admin-users.ts [--runs 30]
 // It boots the whole app on that database, signs in an administrator of its own

@@ -1,4 +1,5 @@
-// What an operator does from the command line while the server runs (DESIGN section 5).
+// What an operator does from the command line while the server runs
+// (README.md, "Operator commands").
 import { execFile } from "node:child_process";
 import { promisify } from "node:util";
 import { expect } from "@playwright/test";

@@ -1,18 +1,27 @@
 // Money and subscription rules that both sides read. Pure: no I/O, "now" always passed in.
 import type { PaidPlan, Plan } from "./plans.ts";
 
-/** SPEC section 9: subscription prices when the program has none. */
+/** docs/subscriptions.md, "Pricing": subscription prices when the program has none. */
 export const DEFAULT_SUBSCRIPTION_USD: Record<PaidPlan, number> = { intermediate: 35, advanced: 50 };
-/** SPEC section 9: waitlist prices when the program has none. */
+/** docs/subscriptions.md, "Pricing": waitlist prices when the program has none. */
 export const DEFAULT_WAITLIST_USD: Record<PaidPlan, number> = { intermediate: 100, advanced: 200 };
-/** SPEC section 9: without an exchange rate, the waitlist shows 12 cedis per dollar. */
+/**
+ * docs/subscriptions.md, "Pricing": without an exchange rate, the waitlist shows 12 cedis per
+ * dollar.
+ */
 export const WAITLIST_FALLBACK_RATE = 12;
-/** DESIGN section 3: renewing or changing plan opens in the last 7 days of a period. */
+/**
+ * docs/subscriptions.md, "Eligibility and the renewal window": renewing or changing plan opens in
+ * the last 7 days of a period.
+ */
 export const RENEWAL_WINDOW_DAYS = 7;
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
-/** The charge in pesewas: USD price x rate, rounded to whole cedis, x 100 (SPEC section 9). */
+/**
+ * The charge in pesewas: USD price x rate, rounded to whole cedis, x 100
+ * (docs/subscriptions.md, "Pricing").
+ */
 export function cediAmountPesewas(usd: number, ghsPerUsd: number): number {
   return Math.round(usd * ghsPerUsd) * 100;
 }
@@ -22,15 +31,16 @@ export function remainingDays(end: Date, now: Date): number {
   return Math.max(0, Math.ceil((end.getTime() - now.getTime()) / DAY_MS));
 }
 
-/** "Expires Today", "1 day", "N days" (SPEC section 2). */
+/** "Expires Today", "1 day", "N days" (docs/subscriptions.md, "Remaining days"). */
 export function remainingDaysLabel(days: number): string {
   if (days <= 0) return "Expires Today";
   return days === 1 ? "1 day" : `${days} days`;
 }
 
 /**
- * The next quarterly cohort, named by its start month (SPEC section 9): before April gives
- * April, before July gives July, before October gives October, otherwise January next year.
+ * The next quarterly cohort, named by its start month (docs/subscriptions.md, "Cohorts"): before
+ * April gives April, before July gives July, before October gives October, otherwise January next
+ * year.
  */
 export function nextCohort(now: Date): { name: string; startsOn: string } {
   const year = now.getUTCFullYear();
@@ -43,7 +53,10 @@ export function nextCohort(now: Date): { name: string; startsOn: string } {
   };
 }
 
-/** SPEC section 9: LTF-{PLAN}-{timestamp} or LTF-WAITLIST-{PLAN}-{timestamp}. */
+/**
+ * docs/subscriptions.md, "Payment references": LTF-{PLAN}-{timestamp} or
+ * LTF-WAITLIST-{PLAN}-{timestamp}.
+ */
 export function paymentReference(kind: "subscription" | "waitlist", plan: PaidPlan, timestampMs: number): string {
   const prefix = kind === "waitlist" ? "LTF-WAITLIST" : "LTF";
   return `${prefix}-${plan.toUpperCase()}-${timestampMs}`;
@@ -52,9 +65,10 @@ export function paymentReference(kind: "subscription" | "waitlist", plan: PaidPl
 export type Eligibility = { canChange: boolean; reason: string | null; daysToWait: number };
 
 /**
- * May this user buy `target` now (DESIGN section 3)? Free or lapsed users may buy any paid
- * plan; Intermediate may move up to Advanced at any time; in the last 7 days of a period a user
- * may renew or change; otherwise they wait until that window opens.
+ * May this user buy `target` now (docs/subscriptions.md, "Eligibility and the renewal window")?
+ * Free or lapsed users may buy any paid plan; Intermediate may move up to Advanced at any time; in
+ * the last 7 days of a period a user may renew or change; otherwise they wait until that window
+ * opens.
  */
 export function checkEligibility(
   user: { plan: Plan; subscriptionEnd: Date | null },

@@ -19,7 +19,10 @@ export function isTrack(value: string): value is Track {
   return (TRACKS as readonly string[]).includes(value);
 }
 
-/** The tracks each plan opens (SPEC section 6: legacyFree counts as unpaid). */
+/**
+ * The tracks each plan opens (docs/subscriptions.md, "Plans and tracks": legacyFree counts as
+ * unpaid).
+ */
 const TRACKS_BY_PLAN: Record<Plan, readonly Track[]> = {
   legacyFree: ["beginner"],
   intermediate: ["beginner", "intermediate"],
@@ -35,7 +38,10 @@ export function canOpenTrack(plan: Plan, track: Track): boolean {
   return TRACKS_BY_PLAN[plan].includes(track);
 }
 
-/** How a plan is named to people (SPEC section 3: legacyFree reads "Free (Beginner)"). */
+/**
+ * How a plan is named to people (docs/subscriptions.md, "Plans and tracks": legacyFree reads
+ * "Free (Beginner)").
+ */
 export const PLAN_LABELS: Record<Plan, string> = {
   legacyFree: "Free (Beginner)",
   intermediate: "Intermediate",

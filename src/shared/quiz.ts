@@ -1,6 +1,6 @@
-// A quiz question's rules (SPEC section 3): options start with a letter and ")", the answer is
-// that letter. Pure: the admin form checks a question as it is added, the server on every save
-// and on every learner's answer.
+// A quiz question's rules (docs/product.md, "Quiz questions"): options start with a letter and ")",
+// the answer is that letter. Pure: the admin form checks a question as it is added, the server on
+// every save and on every learner's answer.
 import { ADMIN_MESSAGES, type QuizQuestionInput } from "./contracts/admin.ts";
 
 /** The letter an option starts with: "B) A price area..." -> "B". */

@@ -1,5 +1,5 @@
 // Better Auth answers errors as { code, message } in its own words; the browser gets our one
-// error shape with the spec's wording (SPEC section 8), chosen here on the server.
+// error shape with the spec's wording (docs/product.md, "Accounts"), chosen here on the server.
 import { AUTH_MESSAGES } from "../../shared/contracts/accounts.ts";
 
 const BY_CODE: Record<string, string> = {

@@ -104,9 +104,9 @@ export const authRoutes: FastifyPluginAsync = async (app) => {
     return sendWebResponse(reply, response, "/sign-in/email");
   });
 
-  // The profile name is the only account field a user writes (DESIGN section 2). The auth library
-  // would also take its `image`, and any field declared to it later: only the name goes through.
-  // Its rules are the registration form's: text, at most 100 characters.
+  // The profile name is the only account field a user writes (docs/product.md, "Roles"). The auth
+  // library would also take its `image`, and any field declared to it later: only the name goes
+  // through. Its rules are the registration form's: text, at most 100 characters.
   app.post("/api/auth/update-user", async (request, reply) => {
     const body = request.body;
     const name: unknown = typeof body === "object" && body !== null && "name" in body ? body.name : undefined;

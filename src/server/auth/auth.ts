@@ -67,7 +67,7 @@ const PROVIDER_BY_ACCOUNT: Record<string, Provider> = {
   mql5: "mql5",
 };
 
-/** The beginner progress entry every account starts with (SPEC section 3). */
+/** The beginner progress entry every account starts with (docs/data.md, "Learning"). */
 async function createStarterProgress(db: Db, userId: string) {
   const [beginner] = await db.select({ id: programs.id }).from(programs).where(eq(programs.id, "beginner"));
   if (!beginner) return; // an administrator removed the Beginner program

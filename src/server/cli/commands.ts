@@ -4,7 +4,7 @@ import * as z from "zod/mini";
 import { PLANS } from "../../shared/plans.ts";
 import type { Db } from "../db/client.ts";
 import { seedDatabase } from "../db/seed.ts";
-import { expireSubscriptions } from "../features/billing/billing.service.ts";
+import { expireSubscriptions } from "../features/billing/billing-expiry.ts";
 import { setUserPlan } from "../features/users/users.service.ts";
 import { deleteExpiredRecords, type RetentionCounts } from "../jobs/retention.ts";
 

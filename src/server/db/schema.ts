@@ -218,7 +218,7 @@ export const quizzes = pgTable("quizzes", {
 
 /**
  * user_progress: one row per user and program. For a learner, `data` maps a module id to true
- * once watched; an administrator may store any JSON (or text) there (SPEC section 3).
+ * once watched; an administrator may store any JSON (or text) there (docs/data.md, "Learning").
  */
 export const userProgress = pgTable(
   "user_progress",

@@ -10,8 +10,9 @@ import type { Metrics } from "../metrics/metrics.ts";
 
 export const RATE_CACHE_MS = 60 * 60 * 1000;
 /**
- * After a failed fetch the service is left alone this long: asking on every request would make
- * each page wait for a service that hangs, and keep one that answers 429 shut (INTEGRATIONS).
+ * After a failed fetch the service is left alone this long: asking on every request would make each
+ * page wait for a service that hangs, and keep one that answers 429 shut (docs/integrations.md,
+ * "Exchange rate").
  */
 export const RETRY_AFTER_FAILURE_MS = 5 * 60 * 1000;
 const CACHE_KEY = "exchange_rate";

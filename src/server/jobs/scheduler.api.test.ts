@@ -3,7 +3,7 @@
 import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { auditLog, config, jobs, subscriptionReminders, users } from "../db/schema.ts";
-import { expireSubscriptions, EXPIRY_REMINDER_JOB } from "../features/billing/billing.service.ts";
+import { expireSubscriptions, EXPIRY_REMINDER_JOB } from "../features/billing/billing-expiry.ts";
 import { testDatabaseKind } from "../testing/test-database.ts";
 import { createTestApp, type TestApp } from "../testing/test-app.ts";
 import { createScheduler, SCHEDULES, type Schedule } from "./scheduler.ts";

@@ -11,7 +11,7 @@ import * as z from "zod/mini";
 import { SCHEDULE_LOCK_CLASS } from "../db/advisory-locks.ts";
 import type { Db, Tx } from "../db/client.ts";
 import { config } from "../db/schema.ts";
-import { expireSubscriptions } from "../features/billing/billing.service.ts";
+import { expireSubscriptions } from "../features/billing/billing-expiry.ts";
 import { deleteExpiredRecords } from "./retention.ts";
 
 export type Schedule = {
@@ -26,7 +26,7 @@ export type ScheduleOutcome = "ran" | "not-due" | "busy" | "failed";
 
 /** Every schedule of the app. */
 export const SCHEDULES: readonly Schedule[] = [
-  // Paid months that are over end, and their reminders are queued (each once: billing.service.ts).
+  // Paid months that are over end, and their reminders are queued (each once: billing-expiry.ts).
   { name: "expiry", everyMs: 15 * 60_000, run: (tx, now) => expireSubscriptions(tx, now) },
   // Finished jobs, spent rate-limit counters, old sign-in failures, expired tokens (retention.ts).
   { name: "retention", everyMs: 60 * 60_000, run: (tx, now) => deleteExpiredRecords(tx, now) },

@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { readEnv } from "../env.ts";
 import { CONTACT_FORWARD_JOB } from "../features/contact/contact.service.ts";
-import { EXPIRY_REMINDER_JOB } from "../features/billing/billing.service.ts";
+import { EXPIRY_REMINDER_JOB } from "../features/billing/billing-expiry.ts";
 import { enqueueJob } from "../jobs/queue.ts";
 import { freePort } from "../testing/child-process-env.ts";
 import { hasMetric, metricValue, scrapeMetrics, TEST_METRICS_TOKEN } from "../testing/metrics.ts";

@@ -72,8 +72,9 @@ export async function expectNothingChanged(t: TestApp, attack: () => Promise<voi
 }
 
 /**
- * The one error shape (STYLE habit 8): JSON `{ error: { code, message, requestId } }` and nothing
- * else, the request id the one in the X-Request-Id header.
+ * The one error shape (src/server/plugins/errors.ts): JSON
+ * `{ error: { code, message, requestId } }` and nothing else, the request id the one in the
+ * X-Request-Id header.
  */
 export function expectErrorShape(response: LightMyRequestResponse, what = "") {
   expect(response.headers["content-type"], what).toMatch(/^application\/json/);

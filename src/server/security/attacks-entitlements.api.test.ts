@@ -1,10 +1,10 @@
 // Attack suite (issue 7): a learner trying to give themselves what only a payment or an
-// administrator gives (DESIGN section 2: users never write their own plan, status, dates, paid or
-// waitlist flags or provider), to reach another learner's progress, or to read the quiz answers.
-// Already covered elsewhere, and not repeated here: update-user with a name plus plan and flags
-// (accounts.api.test.ts), registration with plan/provider/verified (accounts.api.test.ts), a
-// userId in the query or body of the learning routes (learning.api.test.ts, "one learner's
-// progress is theirs alone"), quiz answers in the learner responses of an administrator
+// administrator gives (docs/product.md, "Roles": users never write their own plan, status, dates,
+// paid or waitlist flags or provider), to reach another learner's progress, or to read the quiz
+// answers. Already covered elsewhere, and not repeated here: update-user with a name plus plan and
+// flags (accounts.api.test.ts), registration with plan/provider/verified (accounts.api.test.ts), a
+// userId in the query or body of the learning routes (learning.api.test.ts, "one learner's progress
+// is theirs alone"), quiz answers in the learner responses of an administrator
 // (learning.api.test.ts) and in the public programs list (catalog.api.test.ts).
 import { and, asc, eq, ne } from "drizzle-orm";
 import type { HTTPMethods, InjectOptions } from "fastify";

@@ -1,11 +1,12 @@
 // Attack suite (issue 7): getting a plan or a waitlist place without paying for it, through the
-// verify endpoints and the Paystack webhook (DESIGN section 2: credit only after Paystack confirms
-// status, amount, currency and reference, exactly once, for the user who started the checkout).
-// Already covered elsewhere, and not repeated here: another user's subscription reference by GET
-// verify, declined and abandoned payments by verify, amount and currency mismatch by verify, an
-// amount mismatch by webhook, six forged signatures, 20 racing verify calls and webhooks
-// (billing-crediting.api.test.ts); a waitlist reference verified as a subscription and back
-// (billing-waitlist.api.test.ts); an amount sent by the browser (billing-checkout.api.test.ts).
+// verify endpoints and the Paystack webhook (docs/subscriptions.md, "Payments are real": credit
+// only after Paystack confirms status, amount, currency and reference, exactly once, for the user
+// who started the checkout). Already covered elsewhere, and not repeated here: another user's
+// subscription reference by GET verify, declined and abandoned payments by verify, amount and
+// currency mismatch by verify, an amount mismatch by webhook, six forged signatures, 20 racing
+// verify calls and webhooks (billing-crediting.api.test.ts); a waitlist reference verified as a
+// subscription and back (billing-waitlist.api.test.ts); an amount sent by the browser
+// (billing-checkout.api.test.ts).
 import { createHmac } from "node:crypto";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";

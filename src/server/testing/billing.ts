@@ -8,7 +8,7 @@ import { z } from "zod";
 import { paystackSignature } from "../../../dev/fakes/paystack-simulator.ts";
 import type { PaidPlan } from "../../shared/plans.ts";
 import { auditLog, jobs, payments, users } from "../db/schema.ts";
-import { RECEIPT_JOB } from "../features/billing/billing.service.ts";
+import { RECEIPT_JOB } from "../features/billing/billing-crediting.ts";
 import { createTestUsers, type TestUser, type TestUserPlan } from "./accounts.ts";
 import { createTestApp, type TestApp } from "./test-app.ts";
 

@@ -2,7 +2,7 @@ import * as z from "zod/mini";
 
 export const MIN_PASSWORD_LENGTH = 8;
 
-/** Every text the account screens show (SPEC sections 5 and 8). */
+/** Every text the account screens show (docs/product.md, "Accounts"). */
 export const AUTH_MESSAGES = {
   loginMissingBoth: "Please enter your email and password",
   loginMissingEmail: "Please enter your email",
@@ -101,7 +101,7 @@ function formIssue<T>(ctx: z.core.ParsePayload<T>) {
   };
 }
 
-/** The login form (SPEC section 5): one message naming what is missing. */
+/** The login form (docs/product.md, "Accounts"): one message naming what is missing. */
 export const loginFormSchema = z
   .object({ email, password: z.string() })
   .check((ctx) => {

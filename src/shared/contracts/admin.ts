@@ -3,7 +3,10 @@
 import * as z from "zod/mini";
 import { PAID_PLANS, PLANS, PROVIDERS, SUBSCRIPTION_STATUSES, TRACKS } from "../plans.ts";
 
-/** Texts of SPEC sections 5 and 8, and ours where the spec has none. */
+/**
+ * The admin console's texts (docs/product.md, "Admin console"): the original's, and ours where it
+ * had none.
+ */
 export const ADMIN_MESSAGES = {
   programRequired: "Program ID, Title, and Duration are required.",
   programIdNotTrack: "Program ID must be beginner, intermediate or advanced.",
@@ -59,7 +62,7 @@ export type Pagination = z.infer<typeof paginationSchema>;
 export const adminSummarySchema = z.object({
   programs: z.int(),
   users: z.int(),
-  /** Users with waitlist_paid (SPEC section 2). */
+  /** Users with waitlist_paid (docs/product.md, "Admin console"). */
   waitlist: z.int(),
   payments: z.int(),
   audit: z.int(),
@@ -108,7 +111,10 @@ export const moduleInputSchema = z.object({
 });
 export type ModuleInput = z.input<typeof moduleInputSchema>;
 
-/** The fields of Save Program; empty price -> null, empty order -> 99 (SPEC section 5). */
+/**
+ * The fields of Save Program; empty price -> null, empty order -> 99
+ * (docs/product.md, "Admin console").
+ */
 export const programFieldsSchema = z.object({
   title: requiredProgramText,
   duration: requiredProgramText,

@@ -63,7 +63,10 @@ export const subscriptionSchema = z.object({
   plan: z.object({ name: z.enum(PLANS), label: z.string() }),
   currentPeriodEnd: z.nullable(z.string()),
   remainingDays: z.nullable(z.int()),
-  /** config/subscription's lock flag: read, shown the same either way (SPEC section 2). */
+  /**
+   * config/subscription's lock flag: read, shown the same either way
+   * (docs/subscriptions.md, "The subscription lock flag").
+   */
   locked: z.boolean(),
 });
 export type Subscription = z.infer<typeof subscriptionSchema>;

@@ -1,5 +1,5 @@
-// The one toast system (sonner), with the durations of SPEC section 9. Sonner loads after the
-// first paint: no page needs a toast before the visitor has done something.
+// The one toast system (sonner), with the durations of docs/product.md, "Timings and limits".
+// Sonner loads after the first paint: no page needs a toast before the visitor has done something.
 import { lazy, Suspense, useEffect, useRef } from "react";
 
 export const TOAST_DURATION_MS = 5_000;

@@ -37,8 +37,8 @@ export async function register(
   const existing = await findUserByEmail(deps.db, input.email);
   if (existing?.emailVerified) throw new HttpError(409, "ALREADY_VERIFIED", AUTH_MESSAGES.alreadyVerified);
   if (existing) {
-    // This answer already tells whether the email is registered (SPEC section 4), so saying that
-    // its mails are used up tells nothing more.
+    // This answer already tells whether the email is registered (docs/product.md, "Accounts"), so
+    // saying that its mails are used up tells nothing more.
     const outcome = await sendVerification(deps.auth, input.email, headers);
     if (outcome === "limited") throw tooManyMails();
     if (outcome === "failed") throw new HttpError(502, "MAIL_FAILED", AUTH_MESSAGES.verificationMailFailed);

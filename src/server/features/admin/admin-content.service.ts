@@ -23,7 +23,7 @@ type ProgramFields = z.infer<typeof programFieldsSchema>;
 type CreateProgramInput = z.infer<typeof createProgramSchema>;
 type QuizInput = z.infer<typeof adminQuizSchema>;
 
-/** SPEC section 9: a program without a display order comes after the numbered ones. */
+/** docs/data.md, "Content": a program without a display order comes after the numbered ones. */
 const DEFAULT_PROGRAM_ORDER = 99;
 
 function invalid(message: string): HttpError {

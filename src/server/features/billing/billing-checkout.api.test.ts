@@ -1,6 +1,6 @@
 // Buying a plan end to end: the server prices it, initializes the Paystack transaction (the
 // simulator, over HTTP), and credits it once Paystack confirms; then the renewal rules
-// (DESIGN section 3) and who may buy at all.
+// (docs/subscriptions.md, "Eligibility and the renewal window") and who may buy at all.
 import { addMonths } from "date-fns";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";

@@ -1,6 +1,7 @@
-// A payment is credited exactly once, and only when real (DESIGN section 2): the verify call and
-// the charge.success webhook may arrive in any order, any number of times; forged, tampered,
-// foreign, failed and abandoned payments credit nothing.
+// A payment is credited exactly once, and only when real
+// (docs/subscriptions.md, "Payments are real"): the verify call and the charge.success webhook may
+// arrive in any order, any number of times; forged, tampered, foreign, failed and abandoned
+// payments credit nothing.
 import { addMonths } from "date-fns";
 import { describe, expect, it } from "vitest";
 import { paystackSignature } from "../../../../dev/fakes/paystack-simulator.ts";

@@ -1,9 +1,10 @@
-// Expiry (DESIGN section 3): a paid month that is over reverts access to Free, with an audit
-// entry and a reminder email; the operator command does the same as the server's timer.
+// Expiry (docs/subscriptions.md, "Expiry and reminders"): a paid month that is over reverts access
+// to Free, with an audit entry and a reminder email; the operator command does the same as the
+// server's timer.
 import { addMonths } from "date-fns";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { EXPIRY_REMINDER_JOB } from "./billing.service.ts";
+import { EXPIRY_REMINDER_JOB } from "./billing-expiry.ts";
 import { runOperatorCommand } from "../../cli/commands.ts";
 import { jobs } from "../../db/schema.ts";
 import { createSignedInUser, ipAllocator, mailsTo, me, type TestUser, type TestUserPlan } from "../../testing/accounts.ts";

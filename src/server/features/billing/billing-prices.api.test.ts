@@ -1,6 +1,6 @@
-// Prices are computed on the server (DESIGN section 2): the programs' USD prices times the cached
-// USD -> GHS rate, rounded to whole cedis. Also what happens when the rate service is down and
-// when payments are switched off.
+// Prices are computed on the server (docs/subscriptions.md, "Pricing"): the programs' USD prices
+// times the cached USD -> GHS rate, rounded to whole cedis. Also what happens when the rate service
+// is down and when payments are switched off.
 import { createServer, type Server } from "node:http";
 import { eq, inArray } from "drizzle-orm";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
@@ -51,7 +51,7 @@ describe("prices with the exchange-rate service up", () => {
       rate: { ghsPerUsd: 15.45, fetchedAt: expect.any(String) },
       // 35 x 15.45 = 540.75 -> 541; 50 x 15.45 = 772.5 -> 773.
       subscription: { intermediate: { usd: 35, ghs: 541 }, advanced: { usd: 50, ghs: 773 } },
-      // The waitlist charges the programs' prices too; SPEC's 100/200 USD apply only to a program without one.
+      // The waitlist charges the programs' prices too; the default 100/200 USD apply only to a program without one.
       waitlist: { intermediate: { usd: 35, ghs: 541 }, advanced: { usd: 50, ghs: 773 } },
       cohort: nextCohort(new Date()),
       payments: { enabled: true, testMode: true, inlineScriptUrl: `${t.baseUrl}/dev/fakes/paystack/inline.js` },

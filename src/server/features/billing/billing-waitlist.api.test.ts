@@ -1,5 +1,6 @@
-// The paid waitlist (SPEC sections 2 and 4): pay for a track's next cohort, verify with type
-// waitlist, then the page hides what was bought. A waitlist payment grants no plan until admitted.
+// The paid waitlist (docs/subscriptions.md, "The paid waitlist"): pay for a track's next cohort,
+// verify with type waitlist, then the page hides what was bought. A waitlist payment grants no plan
+// until admitted.
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { nextCohort } from "../../../shared/billing.ts";

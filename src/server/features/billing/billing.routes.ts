@@ -16,17 +16,11 @@ import {
 import { requireUser, type CurrentUser } from "../../auth/session.ts";
 import { isValidWebhookSignature, webhookEventSchema } from "../../integrations/paystack.ts";
 import { sendError } from "../../plugins/errors.ts";
-import {
-  creditPayment,
-  eligibilityFor,
-  getPrices,
-  getSubscription,
-  getWaitlistStatus,
-  startCheckout,
-  verifyAndCredit,
-  type BillingDeps,
-  type CreditResult,
-} from "./billing.service.ts";
+import { startCheckout } from "./billing-checkout.ts";
+import { creditPayment, verifyAndCredit, type CreditResult } from "./billing-crediting.ts";
+import { getPrices } from "./billing-pricing.ts";
+import { getWaitlistStatus } from "./billing-waitlist.ts";
+import { eligibilityFor, getSubscription, type BillingDeps } from "./billing.service.ts";
 
 function signedIn(user: CurrentUser | null): CurrentUser {
   if (!user) throw new Error("requireUser must run before a billing route");

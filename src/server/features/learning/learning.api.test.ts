@@ -66,7 +66,10 @@ const USERS = {
 } satisfies Record<string, TestUserPlan>;
 type UserKey = keyof typeof USERS;
 
-/** SPEC section 6: free gets beginner, intermediate adds intermediate, advanced and admin get all. */
+/**
+ * docs/subscriptions.md, "Plans and tracks": free gets beginner, intermediate adds intermediate,
+ * advanced and admin get all.
+ */
 const ACCESS: { user: UserKey; opens: readonly Track[] }[] = [
   { user: "legacyFree", opens: ["beginner"] },
   { user: "noPlan", opens: ["beginner"] },

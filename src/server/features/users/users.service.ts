@@ -67,9 +67,10 @@ const PLAN_RANK: Record<Plan, number> = { legacyFree: 0, intermediate: 1, advanc
 type Subscription = Pick<UserRow, "subscriptionPlan" | "subscriptionStatus" | "subscriptionStart" | "subscriptionEnd">;
 
 /**
- * What admission does to a subscription (DESIGN section 3): the track paid for, for one calendar
- * month from now. The same plan still running is extended from its end rather than cut short;
- * a higher plan the user holds now (admin, or Advanced when admitted to Intermediate) is kept.
+ * What admission does to a subscription (docs/subscriptions.md, "Admit from waitlist"): the track
+ * paid for, for one calendar month from now. The same plan still running is extended from its end
+ * rather than cut short; a higher plan the user holds now (admin, or Advanced when admitted to
+ * Intermediate) is kept.
  */
 function admissionSubscription(user: Subscription, track: PaidPlan, now: Date): Subscription {
   const current = effectivePlan(user, now);

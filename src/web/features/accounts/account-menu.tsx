@@ -1,4 +1,4 @@
-// The avatar menu of wide screens (SPEC section 2, Shell), built as an ARIA menu button: Enter,
+// The avatar menu of wide screens (docs/product.md, "Shell"), built as an ARIA menu button: Enter,
 // Space or ArrowDown open it, arrows move between items, Escape or Tab close it.
 import { useEffect, useId, useRef, useState, type KeyboardEvent } from "react";
 import { Link, useLocation } from "react-router";

@@ -42,7 +42,7 @@ function visit(path: string, user: MeUser | null) {
   return router;
 }
 
-describe("route guards (SPEC section 2)", () => {
+describe("route guards (docs/product.md, Routes and guards)", () => {
   afterEach(cleanup);
 
   it("sends a visitor to /login, remembering where they came from", async () => {

@@ -1,5 +1,5 @@
-// Layout routes for the guard rules of SPEC section 2: wrap the pages that need a verified user
-// (RequireUser) or an admin (RequireAdmin).
+// Layout routes for the guard rules of docs/product.md, "Routes and guards": wrap the pages that
+// need a verified user (RequireUser) or an admin (RequireAdmin).
 import { Navigate, Outlet, useLocation } from "react-router";
 import { useMe } from "./session-api.ts";
 

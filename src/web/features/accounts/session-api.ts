@@ -13,8 +13,8 @@ import { notify } from "../../ui/toast.tsx";
 export const PLAN_WATCH_INTERVAL_MS = 30_000;
 
 /**
- * The session. The plan is watched live (SPEC section 4): a payment or an admin's change shows up
- * within 30 seconds, or as soon as the visitor comes back to the tab.
+ * The session. The plan is watched live (docs/product.md, "Shell"): a payment or an admin's change
+ * shows up within 30 seconds, or as soon as the visitor comes back to the tab.
  */
 export const meQuery = queryOptions({
   queryKey: ["me"],
@@ -27,7 +27,9 @@ export function useMe() {
   return useQuery(meQuery);
 }
 
-/** SPEC section 4: a user counts as logged in only once the email is verified. */
+/**
+ * docs/product.md, "Routes and guards": a user counts as logged in only once the email is verified.
+ */
 export function useSignedInUser(): { user: MeUser | null; isPending: boolean } {
   const me = useMe();
   const user = me.data?.user;

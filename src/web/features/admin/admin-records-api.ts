@@ -168,7 +168,7 @@ export function useSaveUserProgress(userId: string) {
 
 // ---- How values read ----------------------------------------------------------------------------
 
-/** A date in the admin's own calendar, or N/A (SPEC section 3). */
+/** A date in the admin's own calendar, or N/A (docs/product.md, "Admin console"). */
 export function formatLocalDate(iso: string | null): string {
   return iso ? new Date(iso).toLocaleDateString(undefined, { dateStyle: "medium" }) : "N/A";
 }
@@ -179,7 +179,7 @@ export function formatLocalDateTime(iso: string | null): string {
 
 const cediNumber = new Intl.NumberFormat("en-US", { minimumFractionDigits: 2, maximumFractionDigits: 2 });
 
-/** Minor units (pesewas) as cedis with two decimals (SPEC section 9): 54000 -> "₵540.00". */
+/** Minor units (pesewas) as cedis with two decimals (docs/data.md, "Money"): 54000 -> "₵540.00". */
 export function formatCedis(amountMinor: number): string {
   return `₵${cediNumber.format(amountMinor / 100)}`;
 }

@@ -1,5 +1,5 @@
-// The Audit tab (DESIGN section 2): every entitlement change, newest first: who, when, what
-// changed and why. The email filter is in the address (?tab=audit&user=ama@example.com).
+// The Audit tab (docs/data.md, "Audit log"): every entitlement change, newest first: who, when,
+// what changed and why. The email filter is in the address (?tab=audit&user=ama@example.com).
 import { useState } from "react";
 import { useSearchParams } from "react-router";
 import type { AuditEntry } from "../../../shared/contracts/admin.ts";

@@ -1,4 +1,5 @@
-// The Payments tab (SPEC section 2): every payment, newest first, as the server recorded it.
+// The Payments tab (docs/product.md, "Admin console"): every payment, newest first, as the server
+// recorded it.
 import type { AdminPayment } from "../../../shared/contracts/admin.ts";
 import { PagedTable, usePageParam } from "../../ui/pagination.tsx";
 import { formatCedis, formatLocalDateTime, useAdminPayments } from "./admin-records-api.ts";
@@ -57,7 +58,7 @@ function PaymentRow({ payment }: { payment: AdminPayment }) {
       <td className="cell-amount">{formatCedis(payment.amountMinor)}</td>
       <td>{payment.currency}</td>
       <td>
-        {/* SPEC section 3: success is green, anything else red. */}
+        {/* docs/data.md, "Money": success is green, anything else red. */}
         <span className={payment.status === "success" ? "badge badge-success" : "badge badge-failed"}>
           {payment.status}
         </span>

@@ -40,8 +40,9 @@ function formValues(program: AdminProgram | null): ProgramFormValues {
 }
 
 /**
- * SPEC section 5's Save Program rules: id, title and duration required; an empty price or order
- * is null; the description is split on commas and trimmed. Answers the request or the first problem.
+ * The Save Program rules (docs/product.md, "Admin console"): id, title and duration required; an
+ * empty price or order is null; the description is split on commas and trimmed. Answers the request
+ * or the first problem.
  */
 export function programRequest(
   values: ProgramFormValues,

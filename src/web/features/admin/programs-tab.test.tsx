@@ -93,7 +93,7 @@ const rowOf = (title: string) => {
 const changes = (label: string, value: string) => fireEvent.change(screen.getByLabelText(label), { target: { value } });
 const lastCall = (method: string) => calls.filter((call) => call.method === method).at(-1);
 
-describe("Save Program rules (SPEC section 5)", () => {
+describe("Save Program rules (docs/product.md, Admin console)", () => {
   const values: ProgramFormValues = {
     id: "advanced",
     title: " Advanced ",
@@ -145,7 +145,7 @@ describe("Save Program rules (SPEC section 5)", () => {
   });
 });
 
-describe("Question rules (SPEC section 5)", () => {
+describe("Question rules (docs/product.md, Quiz questions)", () => {
   it("requires all three fields and splits the options on commas", () => {
     expect(questionFromDraft({ question: "Q?", options: " ", answer: "A" })).toEqual({ error: ADMIN_MESSAGES.questionRequired });
     expect(questionFromDraft({ question: "Q?", options: "A) Buy , B) Sell,", answer: "b" })).toEqual({
@@ -161,7 +161,7 @@ describe("Question rules (SPEC section 5)", () => {
   });
 });
 
-describe("Programs tab (SPEC section 2)", () => {
+describe("Programs tab (docs/product.md, Admin console)", () => {
   it("lists the programs with duration, USD price or N/A, module count and their buttons", async () => {
     showProgramsTab();
     await screen.findByRole("rowheader", { name: /Beginner Program/ });

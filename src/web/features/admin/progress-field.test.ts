@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { formatProgressField, parseProgressField } from "./progress-field.ts";
 
-describe("parseProgressField (SPEC section 5: JSON when valid, else text)", () => {
+describe("parseProgressField (docs/product.md, Admin console: JSON when valid, else text)", () => {
   it("parses a JSON map of watched videos", () => {
     expect(parseProgressField('{ "m1": true, "m2": true }')).toEqual({ m1: true, m2: true });
   });

@@ -1,5 +1,5 @@
-// One track's progress as the admin edits it (SPEC sections 3 and 5): the stored entry is JSON or
-// text, and so is the field. Pure, so the rule is tested without a browser.
+// One track's progress as the admin edits it (docs/product.md, "Admin console"): the stored entry
+// is JSON or text, and so is the field. Pure, so the rule is tested without a browser.
 
 /**
  * The text a field starts with: nothing when no entry is stored, a text entry as it is, anything

@@ -1,5 +1,6 @@
-// Edit Progress (SPEC section 2): one field per track, each holding JSON or text. The fields start
-// from what is stored now; Save stores every field (see progress-field.ts for the rule).
+// Edit Progress (docs/product.md, "Admin console"): one field per track, each holding JSON or text.
+// The fields start from what is stored now; Save stores every field (see progress-field.ts for the
+// rule).
 import { useId, useState } from "react";
 import { ADMIN_MESSAGES, type AdminUser } from "../../../shared/contracts/admin.ts";
 import type { Track } from "../../../shared/plans.ts";

@@ -21,8 +21,9 @@ const KEEP_FIELDS = { keepFieldsRef: true };
 const EMPTY_DRAFT: QuestionDraft = { question: "", options: "", answer: "" };
 
 /**
- * SPEC section 5's question rules (all three fields; options split on commas and trimmed), and
- * the checks the server makes on Save Quiz, so a wrong option is caught on the question it is in.
+ * The question rules of docs/product.md, "Quiz questions" (all three fields; options split on
+ * commas and trimmed), and the checks the server makes on Save Quiz, so a wrong option is caught on
+ * the question it is in.
  */
 export function questionFromDraft(draft: QuestionDraft): { question: QuizQuestionInput } | { error: string } {
   const question = draft.question.trim();

@@ -119,7 +119,7 @@ const rowOf = (email: string) => {
   return within(row);
 };
 
-describe("Users tab (SPEC section 2)", () => {
+describe("Users tab (docs/product.md, Admin console)", () => {
   it("shows one page of users with their plan badges, provider, dates and pagination", async () => {
     showUsersTab();
     await screen.findByText("ama@example.com");

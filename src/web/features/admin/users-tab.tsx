@@ -1,6 +1,6 @@
-// The Users tab (SPEC section 2): search, the waitlist filter and the sort are in the address with
-// the page (?tab=users&q=ama&waitlist=1&sort=email&page=2), so a reload keeps them. The server
-// filters, sorts and pages; this tab shows one page of 10.
+// The Users tab (docs/product.md, "Admin console"): search, the waitlist filter and the sort are in
+// the address with the page (?tab=users&q=ama&waitlist=1&sort=email&page=2), so a reload keeps
+// them. The server filters, sorts and pages; this tab shows one page of 10.
 import { useCallback, useEffect, useId, useRef, useState } from "react";
 import { useSearchParams, type NavigateOptions } from "react-router";
 import { ADMIN_MESSAGES, USER_SORTS, type AdminUser, type UserSort } from "../../../shared/contracts/admin.ts";
@@ -251,7 +251,10 @@ export function EmailText({ email }: { email: string }) {
   );
 }
 
-/** A plan in the colours of SPEC section 9, named as people read it or, with `showId`, by its id. */
+/**
+ * A plan in the colours of docs/product.md, "Admin console", named as people read it or, with
+ * `showId`, by its id.
+ */
 export function PlanBadge({ plan, showId = false }: { plan: Plan | null; showId?: boolean }) {
   if (plan === null) return <span className="badge badge-missing">MISSING</span>;
   return <span className={`badge ${PLAN_BADGES[plan]}`}>{showId ? plan : PLAN_LABELS[plan]}</span>;

@@ -1,5 +1,6 @@
-// The Waitlist tab (SPEC section 2): every paid waitlist place, those not yet admitted first. Admit
-// works here (DESIGN section 2: the original's handler was missing) and grants the track paid for.
+// The Waitlist tab (docs/product.md, "Admin console"): every paid waitlist place, those not yet
+// admitted first. Admit works here (docs/subscriptions.md, "Admit from waitlist"; the original's
+// handler was missing) and grants the track paid for.
 import type { WaitlistEntry } from "../../../shared/contracts/admin.ts";
 import { PagedTable, usePageParam } from "../../ui/pagination.tsx";
 import { formatLocalDate, useAdminWaitlist, useAdmitUser } from "./admin-records-api.ts";

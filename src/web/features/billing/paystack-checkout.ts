@@ -1,7 +1,12 @@
 // Paystack's inline checkout (v2): its script is loaded once, on the pages that sell, and the
-// transaction the server created is resumed by its access code (INTEGRATIONS.md). The browser
-// never chooses an amount.
-import { useEffect, useState } from "react";
+// transaction the server created is resumed by its access code (docs/integrations.md, "Paystack").
+// The browser never chooses an amount.
+import { useEffect, useRef, useState } from "react";
+import { useNavigate } from "react-router";
+import { BILLING_MESSAGES } from "../../../shared/contracts/billing.ts";
+import type { PaidPlan } from "../../../shared/plans.ts";
+import { notify } from "../../ui/toast.tsx";
+import { usePaymentCredited, usePricesForCheckout } from "./billing-api.ts";
 
 export type PaystackTransactionResult = {
   id?: number | string;
@@ -60,7 +65,10 @@ export function loadPaystackScript(url: string): Promise<void> {
   return promise;
 }
 
-/** True once the script is loaded: the "payment script missing" block of SPEC section 5. */
+/**
+ * True once the script is loaded: the "payment script missing" block of
+ * docs/product.md, "Subscription page".
+ */
 export function isCheckoutReady(): boolean {
   return window.PaystackPop !== undefined;
 }
@@ -95,3 +103,105 @@ export function usePaystackScript(url: string | null): ScriptState {
   if (settled?.url !== url) return isCheckoutReady() ? "ready" : "loading";
   return settled.ready ? "ready" : "failed";
 }
+
+/** Where a purchase stopped, for the selling page to say in its own words. */
+export type CheckoutFailure =
+  | { step: "prices" } // the prices could not be had
+  | { step: "disabled" } // payments are off, or there is no script to load
+  | { step: "script" } // the script did not load
+  | { step: "price" } // no cedi price for this plan
+  | { step: "initialize"; cause: unknown } // the server did not create the transaction
+  | { step: "checkout"; message: string | undefined } // Paystack's checkout reported an error
+  | { step: "verify"; cause: unknown; reference: string }; // paid, but not confirmed and credited
+
+/** What the selling pages do differently around the one purchase sequence. */
+export type PaystackCheckoutOptions = {
+  /** Which of the server's price lists sells the plan. */
+  priceList: "subscription" | "waitlist";
+  /** Runs before anything shows; false stops there (the waitlist sends a visitor to log in). */
+  start?(plan: PaidPlan): boolean;
+  /** Runs while the button says so; false stops, having said why (the subscription's eligibility). */
+  check?(plan: PaidPlan): Promise<boolean>;
+  /** Asks the server to price the plan and create the transaction. */
+  initialize(plan: PaidPlan): Promise<{ reference: string; accessCode: string }>;
+  /** Asks the server to confirm the reference with Paystack and credit it. */
+  verify(reference: string, plan: PaidPlan): Promise<unknown>;
+  /** Paystack reports the payment: said before it is verified. */
+  onPaid?(): void;
+  /** The server credited the payment: said before leaving for `successPath`. */
+  onVerified?(): void;
+  successPath: string;
+  /** Says why a purchase stopped; the buttons are freed right after. */
+  onFailure(failure: CheckoutFailure): void;
+};
+
+/**
+ * The purchase of docs/product.md ("Subscription page", "Waitlist page"), for both selling pages:
+ * the prices, the script, the transaction the server creates and prices, Paystack's checkout, then
+ * the server's verification. `processing` is the plan being bought, if any.
+ */
+export function usePaystackCheckout(options: PaystackCheckoutOptions) {
+  const navigate = useNavigate();
+  const pricesForCheckout = usePricesForCheckout();
+  const paymentCredited = usePaymentCredited();
+  const [processing, setProcessing] = useState<PaidPlan | null>(null);
+  // A second click lands before React re-renders the disabled button: guard synchronously too.
+  const busy = useRef(false);
+
+  function finish() {
+    busy.current = false;
+    setProcessing(null);
+  }
+
+  function fail(failure: CheckoutFailure) {
+    options.onFailure(failure);
+    finish();
+  }
+
+  async function verify(reference: string, plan: PaidPlan) {
+    options.onPaid?.();
+    try {
+      await options.verify(reference, plan);
+      options.onVerified?.();
+      await paymentCredited();
+      await navigate(options.successPath);
+      finish();
+    } catch (cause) {
+      fail({ step: "verify", cause, reference });
+    }
+  }
+
+  async function purchase(plan: PaidPlan) {
+    if (busy.current) return;
+    if (options.start && !options.start(plan)) return;
+    busy.current = true;
+    setProcessing(plan);
+
+    if (options.check && !(await options.check(plan))) return finish();
+    const prices = await pricesForCheckout();
+    if (!prices) return fail({ step: "prices" });
+    const { enabled, inlineScriptUrl } = prices.payments;
+    if (!enabled || inlineScriptUrl === null) return fail({ step: "disabled" });
+    const loaded = await loadPaystackScript(inlineScriptUrl).then(() => true, () => false);
+    if (!loaded) return fail({ step: "script" });
+    if (prices[options.priceList][plan].ghs === null) return fail({ step: "price" });
+
+    try {
+      const { reference, accessCode } = await options.initialize(plan);
+      openCheckout(accessCode, {
+        onSuccess: () => void verify(reference, plan),
+        onCancel: () => {
+          notify.info(BILLING_MESSAGES.windowClosed);
+          finish();
+        },
+        onError: ({ message }) => fail({ step: "checkout", message }),
+      });
+    } catch (cause) {
+      fail({ step: "initialize", cause });
+    }
+  }
+
+  return { processing, purchase: (plan: PaidPlan) => void purchase(plan) };
+}
+
+export type PaystackCheckout = ReturnType<typeof usePaystackCheckout>;

@@ -1,4 +1,5 @@
-// What each plan and waitlist track offers (SPEC section 2), and how prices read on the page.
+// What each plan and waitlist track offers (docs/product.md, "Subscription page"), and how prices
+// read on the page.
 import type { PaidPlan } from "../../../shared/plans.ts";
 
 export type PlanCardId = "free" | PaidPlan;

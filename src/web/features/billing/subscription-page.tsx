@@ -1,7 +1,7 @@
-// The plans (SPEC section 2, /subscription): Free, Intermediate and Advanced, the current plan's
-// status, and the purchase flow of SPEC section 4 through Paystack's inline checkout.
-import { useEffect, useId, useRef, useState, type ReactNode } from "react";
-import { Link, useNavigate } from "react-router";
+// The plans (/subscription; docs/product.md, "Subscription page"): Free, Intermediate and Advanced,
+// the current plan's status, and its purchase flow through Paystack's inline checkout.
+import { useEffect, useId, useRef, type ReactNode } from "react";
+import { Link } from "react-router";
 import { remainingDaysLabel } from "../../../shared/billing.ts";
 import { BILLING_MESSAGES, type Prices, type Subscription } from "../../../shared/contracts/billing.ts";
 import { PAID_PLANS, type PaidPlan, type Plan } from "../../../shared/plans.ts";
@@ -11,13 +11,11 @@ import {
   checkEligibility,
   createSubscription,
   useEligibility,
-  usePaymentCredited,
   usePrices,
-  usePricesForCheckout,
   useSubscription,
   verifySubscriptionPayment,
 } from "./billing-api.ts";
-import { loadPaystackScript, openCheckout, usePaystackScript } from "./paystack-checkout.ts";
+import { usePaystackCheckout, usePaystackScript } from "./paystack-checkout.ts";
 import {
   formatDate,
   ghsPerMonth,
@@ -46,8 +44,9 @@ export function SubscriptionPage() {
   // The server's answer is the fresher one; the session's plan stands in should it fail.
   const currentPlan: Plan = subscription.data?.plan.name ?? user.plan;
   const isAdmin = user.isAdmin || currentPlan === "admin";
-  // SPEC section 2: the config lock flag (subscription.locked) is read, but the original rendered
-  // the same content whether it was set or not, so nothing on this page branches on it.
+  // docs/subscriptions.md, "The subscription lock flag": the config lock flag (subscription.locked)
+  // is read, but the original rendered the same content whether it was set or not, so nothing on
+  // this page branches on it.
 
   return (
     <section className="container section subscription-page">
@@ -137,7 +136,10 @@ function priceText(prices: PricesState, plan: PaidPlan, currency: "usd" | "ghs")
   return price.ghs === null ? BILLING_MESSAGES.priceUnavailable : ghsPerMonth(price.ghs);
 }
 
-/** SPEC section 8: the prices failure is said once as a toast, and stays on the page as text. */
+/**
+ * docs/product.md, "Subscription page": the prices failure is said once as a toast, and stays on
+ * the page as text.
+ */
 function usePricesFailedToast(failed: boolean) {
   const toasted = useRef(false);
   useEffect(() => {
@@ -272,89 +274,49 @@ function PaidPlanAction(props: {
 }
 
 /**
- * SPEC section 4's subscription flow: check eligibility, create the transaction on the server,
- * open the checkout, verify the reference, then land on /program?payment=success.
+ * The subscription flow of docs/product.md, "Subscription page": check eligibility, create the
+ * transaction on the server, open the checkout, verify the reference, then land on
+ * /program?payment=success.
  */
 function useSubscriptionCheckout() {
-  const navigate = useNavigate();
-  const pricesForCheckout = usePricesForCheckout();
-  const paymentCredited = usePaymentCredited();
-  const [processing, setProcessing] = useState<PaidPlan | null>(null);
-  // A second click lands before React re-renders the disabled button: guard synchronously too.
-  const busy = useRef(false);
-
-  function finish() {
-    busy.current = false;
-    setProcessing(null);
-  }
-
-  async function verify(reference: string) {
-    notify.info(BILLING_MESSAGES.completedVerifying);
-    try {
-      await verifySubscriptionPayment(reference);
-      await paymentCredited();
-      // The program list says "Payment verified! Your plan has been upgraded." on arrival
-      // (its ?payment=success handling), so the toast is not raised twice here.
-      await navigate("/program?payment=success");
-    } catch (error) {
-      const message = error instanceof Error ? error.message : BILLING_MESSAGES.verifyFailed;
-      notify.paymentIssue(BILLING_MESSAGES.postPaymentIssue(message, reference));
-    } finally {
-      finish();
-    }
-  }
-
-  async function purchase(plan: PaidPlan) {
-    if (busy.current) return;
-    busy.current = true;
-    setProcessing(plan);
-    try {
-      // SPEC section 8: a failed eligibility check is only logged; the server checks again.
+  return usePaystackCheckout({
+    priceList: "subscription",
+    async check(plan) {
+      // docs/product.md, "Subscription page": a failed eligibility check is only logged; the server
+      // checks again.
       const eligibility = await checkEligibility(plan).catch((error: unknown) => {
         console.error("eligibility check failed", error);
         return null;
       });
       if (eligibility && !eligibility.canChange) {
         notify.error(eligibility.reason ?? BILLING_MESSAGES.cannotChange);
-        finish();
-        return;
+        return false;
       }
-      const prices = await pricesForCheckout();
-      if (!prices) {
-        notify.error(BILLING_MESSAGES.priceMissing);
-        finish();
-        return;
+      return true;
+    },
+    initialize: createSubscription,
+    verify: verifySubscriptionPayment,
+    onPaid: () => notify.info(BILLING_MESSAGES.completedVerifying),
+    // The program list says "Payment verified! Your plan has been upgraded." on arrival
+    // (its ?payment=success handling), so the toast is not raised twice here.
+    successPath: "/program?payment=success",
+    onFailure(failure) {
+      switch (failure.step) {
+        case "prices":
+        case "price":
+          return notify.error(BILLING_MESSAGES.priceMissing);
+        case "disabled":
+        case "script":
+          return notify.error(BILLING_MESSAGES.serviceUnavailable);
+        case "initialize":
+          return notify.error(failure.cause instanceof Error ? failure.cause.message : BILLING_MESSAGES.serviceUnavailable);
+        case "checkout":
+          return notify.error(failure.message || BILLING_MESSAGES.serviceUnavailable);
+        case "verify": {
+          const message = failure.cause instanceof Error ? failure.cause.message : BILLING_MESSAGES.verifyFailed;
+          return notify.paymentIssue(BILLING_MESSAGES.postPaymentIssue(message, failure.reference));
+        }
       }
-      const { enabled, inlineScriptUrl } = prices.payments;
-      const scriptLoaded =
-        enabled && inlineScriptUrl !== null && (await loadPaystackScript(inlineScriptUrl).then(() => true, () => false));
-      if (!scriptLoaded) {
-        notify.error(BILLING_MESSAGES.serviceUnavailable);
-        finish();
-        return;
-      }
-      if (prices.subscription[plan].ghs === null) {
-        notify.error(BILLING_MESSAGES.priceMissing);
-        finish();
-        return;
-      }
-      const { reference, accessCode } = await createSubscription(plan);
-      openCheckout(accessCode, {
-        onSuccess: () => void verify(reference),
-        onCancel: () => {
-          notify.info(BILLING_MESSAGES.windowClosed);
-          finish();
-        },
-        onError: ({ message }) => {
-          notify.error(message || BILLING_MESSAGES.serviceUnavailable);
-          finish();
-        },
-      });
-    } catch (error) {
-      notify.error(error instanceof Error ? error.message : BILLING_MESSAGES.serviceUnavailable);
-      finish();
-    }
-  }
-
-  return { processing, purchase: (plan: PaidPlan) => void purchase(plan) };
+    },
+  });
 }

@@ -1,5 +1,5 @@
-// The paid waitlist (SPEC section 2, /join-waitlist): anyone may read it; paying needs a
-// verified login. One month is paid up front for a place in the next quarterly cohort.
+// The paid waitlist (/join-waitlist; docs/product.md, "Waitlist page"): anyone may read it; paying
+// needs a verified login. One month is paid up front for a place in the next quarterly cohort.
 import { useEffect, useId, useRef, useState, type ReactNode } from "react";
 import { Link, useNavigate } from "react-router";
 import { BILLING_MESSAGES, type Prices, type WaitlistStatus } from "../../../shared/contracts/billing.ts";
@@ -9,13 +9,11 @@ import { notify } from "../../ui/toast.tsx";
 import { useSignedInUser } from "../accounts/session-api.ts";
 import {
   startWaitlistCheckout,
-  usePaymentCredited,
   usePrices,
-  usePricesForCheckout,
   useWaitlist,
   verifyWaitlistPayment,
 } from "./billing-api.ts";
-import { loadPaystackScript, openCheckout, usePaystackScript } from "./paystack-checkout.ts";
+import { usePaystackCheckout, usePaystackScript, type PaystackCheckout } from "./paystack-checkout.ts";
 import { ghsPerMonth, PLAN_FEATURES, PLAN_TITLES, TRACK_DESCRIPTIONS, usdPerMonth } from "./plan-details.ts";
 import { TestModeNote } from "./test-mode-note.tsx";
 import "./plans.css";
@@ -167,14 +165,12 @@ function OnTheWaitlist({ status }: { status: WaitlistStatus }) {
   );
 }
 
-type Checkout = ReturnType<typeof useWaitlistCheckout>;
-
 function TrackCards(props: {
   tracks: readonly PaidPlan[];
   prices: Prices | undefined;
   pricesFailed: boolean;
   paidPlan?: PaidPlan | null;
-  checkout: Checkout;
+  checkout: PaystackCheckout;
 }) {
   return (
     <ul className="plan-grid waitlist-grid">
@@ -197,7 +193,7 @@ function TrackCard(props: {
   prices: Prices | undefined;
   pricesFailed: boolean;
   purchased: boolean;
-  checkout: Checkout;
+  checkout: PaystackCheckout;
 }) {
   const { plan, prices, checkout } = props;
   const titleId = useId();
@@ -237,7 +233,7 @@ function TrackCard(props: {
         aria-busy={busy || undefined}
         aria-disabled={busy || undefined}
         disabled={props.purchased || (checkout.processing !== null && !busy)}
-        onClick={() => checkout.join(plan)}
+        onClick={() => checkout.purchase(plan)}
       >
         {label}
       </button>
@@ -246,85 +242,60 @@ function TrackCard(props: {
 }
 
 /**
- * SPEC section 4's waitlist flow: create the transaction on the server, open the checkout,
- * verify with type waitlist, then the success page.
+ * The waitlist flow (docs/product.md, "Waitlist page"): create the transaction on the server, open
+ * the checkout, verify with type waitlist, then the success page. `error` stays on the page below
+ * the toast.
  */
 function useWaitlistCheckout(signedIn: boolean) {
   const navigate = useNavigate();
-  const pricesForCheckout = usePricesForCheckout();
-  const paymentCredited = usePaymentCredited();
-  const [processing, setProcessing] = useState<PaidPlan | null>(null);
   const [error, setError] = useState<string | null>(null);
-  // A second click lands before React re-renders the disabled button: guard synchronously too.
-  const busy = useRef(false);
-
-  function finish() {
-    busy.current = false;
-    setProcessing(null);
-  }
 
   function fail(toast: string, inline: string | null = null) {
     notify.error(toast);
     setError(inline);
-    finish();
   }
 
-  async function verify(reference: string, plan: PaidPlan) {
-    try {
-      await verifyWaitlistPayment(reference, plan);
-      notify.success(BILLING_MESSAGES.waitlistVerified);
-      await paymentCredited();
-      await navigate("/join-waitlist/success");
-      finish();
-    } catch (cause) {
-      // The server answered "no" (not paid, mismatch...) or the call itself broke.
-      const refused = cause instanceof ApiRequestError && cause.status >= 400;
-      const message = refused ? BILLING_MESSAGES.waitlistVerificationFailed : BILLING_MESSAGES.waitlistVerifyError;
-      fail(message, `${message} Payment reference: ${reference}`);
-    }
-  }
-
-  async function join(plan: PaidPlan) {
-    if (busy.current) return;
-    if (!signedIn) {
-      // SPEC section 5: paying for a place needs a login.
-      void navigate(LOGIN_PATH);
-      return;
-    }
-    busy.current = true;
-    setProcessing(plan);
-    setError(null);
-
-    const prices = await pricesForCheckout();
-    if (!prices) return fail(BILLING_MESSAGES.waitlistPricesFailed);
-    const { enabled, inlineScriptUrl } = prices.payments;
-    if (!enabled || inlineScriptUrl === null) return fail(BILLING_MESSAGES.waitlistServiceUnavailable);
-    const loaded = await loadPaystackScript(inlineScriptUrl).then(() => true, () => false);
-    if (!loaded) return fail(BILLING_MESSAGES.waitlistServiceFailed);
-    if (prices.waitlist[plan].ghs === null) return fail(BILLING_MESSAGES.priceMissing);
-
-    let transaction: { reference: string; accessCode: string };
-    try {
-      transaction = await startWaitlistCheckout(plan);
-    } catch (cause) {
-      if (cause instanceof ApiRequestError && cause.status === 401) {
-        finish();
+  const checkout = usePaystackCheckout({
+    priceList: "waitlist",
+    start() {
+      if (!signedIn) {
+        // docs/product.md, "Waitlist page": paying for a place needs a login.
         void navigate(LOGIN_PATH);
-        return;
+        return false;
       }
-      return fail(cause instanceof Error ? cause.message : BILLING_MESSAGES.waitlistInlineFailed, BILLING_MESSAGES.waitlistInlineFailed);
-    }
-    const { reference, accessCode } = transaction;
-    openCheckout(accessCode, {
-      onSuccess: () => void verify(reference, plan),
-      onCancel: () => {
-        notify.info(BILLING_MESSAGES.windowClosed);
-        finish();
-      },
-      onError: ({ message }) =>
-        fail(message || BILLING_MESSAGES.waitlistServiceUnavailable, BILLING_MESSAGES.waitlistInlineFailed),
-    });
-  }
-
-  return { processing, error, join: (plan: PaidPlan) => void join(plan) };
+      setError(null);
+      return true;
+    },
+    initialize: startWaitlistCheckout,
+    verify: verifyWaitlistPayment,
+    onVerified: () => notify.success(BILLING_MESSAGES.waitlistVerified),
+    successPath: "/join-waitlist/success",
+    onFailure(failure) {
+      switch (failure.step) {
+        case "prices":
+          return fail(BILLING_MESSAGES.waitlistPricesFailed);
+        case "disabled":
+          return fail(BILLING_MESSAGES.waitlistServiceUnavailable);
+        case "script":
+          return fail(BILLING_MESSAGES.waitlistServiceFailed);
+        case "price":
+          return fail(BILLING_MESSAGES.priceMissing);
+        case "initialize": {
+          const { cause } = failure;
+          if (cause instanceof ApiRequestError && cause.status === 401) return void navigate(LOGIN_PATH);
+          const toast = cause instanceof Error ? cause.message : BILLING_MESSAGES.waitlistInlineFailed;
+          return fail(toast, BILLING_MESSAGES.waitlistInlineFailed);
+        }
+        case "checkout":
+          return fail(failure.message || BILLING_MESSAGES.waitlistServiceUnavailable, BILLING_MESSAGES.waitlistInlineFailed);
+        case "verify": {
+          // The server answered "no" (not paid, mismatch...) or the call itself broke.
+          const refused = failure.cause instanceof ApiRequestError && failure.cause.status >= 400;
+          const message = refused ? BILLING_MESSAGES.waitlistVerificationFailed : BILLING_MESSAGES.waitlistVerifyError;
+          return fail(message, `${message} Payment reference: ${failure.reference}`);
+        }
+      }
+    },
+  });
+  return { ...checkout, error };
 }

@@ -1,5 +1,5 @@
-// After a verified waitlist payment (SPEC section 2, /join-waitlist/success). Public: it only
-// confirms; the place itself is read from the server on /join-waitlist.
+// After a verified waitlist payment (/join-waitlist/success; docs/product.md, "Waitlist page").
+// Public: it only confirms; the place itself is read from the server on /join-waitlist.
 import { Link } from "react-router";
 import { usePrices } from "./billing-api.ts";
 

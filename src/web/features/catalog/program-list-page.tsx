@@ -1,4 +1,5 @@
-// The program list (SPEC section 2, /program): every program, or the one chosen on the home page.
+// The program list (/program; docs/product.md, "Home and program list"): every program, or the one
+// chosen on the home page.
 import { useQueryClient } from "@tanstack/react-query";
 import { useEffect, useRef, useState } from "react";
 import { useNavigate, useSearchParams } from "react-router";

@@ -1,5 +1,5 @@
-// The quiz under the first video (SPEC section 2, Track page): locked until that video is watched,
-// then each option is checked by the server and the latest answer per question is shown.
+// The quiz under the first video (docs/product.md, "Track page"): locked until that video is
+// watched, then each option is checked by the server and the latest answer per question is shown.
 import { useId } from "react";
 import { LEARNING_MESSAGES, type LearnerQuiz } from "../../../shared/contracts/learning.ts";
 import { MarkIcon } from "../../ui/mark-icon.tsx";

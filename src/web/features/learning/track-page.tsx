@@ -1,5 +1,5 @@
-// The track page (SPEC section 2, /program/{track}): the videos in order, how many are watched,
-// a way back to the next one, and the quiz under the first video.
+// The track page (/program/{track}; docs/product.md, "Track page"): the videos in order, how many
+// are watched, a way back to the next one, and the quiz under the first video.
 import { useEffect, useId, useRef, type ReactNode } from "react";
 import { Link, useParams } from "react-router";
 import { LEARNING_MESSAGES, type TrackDetail, type TrackModule } from "../../../shared/contracts/learning.ts";
@@ -60,7 +60,10 @@ function Page({ children }: { children: ReactNode }) {
   return <section className="container section track-page">{children}</section>;
 }
 
-/** SPEC: the toast and the text both say it; the toast only once per visit to the track. */
+/**
+ * docs/product.md, "Track page": the toast and the text both say it; the toast only once per visit
+ * to the track.
+ */
 function usePremiumOnlyToast(premiumOnly: boolean, track: string) {
   const toastedFor = useRef<string | null>(null);
   useEffect(() => {

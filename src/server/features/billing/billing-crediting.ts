@@ -1,0 +1,133 @@
+// Crediting: a payment is credited exactly once, only after Paystack confirms it, whether the
+// browser's verify call or a webhook brings the news.
+import { addMonths } from "date-fns";
+import { eq, sql } from "drizzle-orm";
+import { nextCohort } from "../../../shared/billing.ts";
+import { BILLING_MESSAGES } from "../../../shared/contracts/billing.ts";
+import type { CurrentUser } from "../../auth/session.ts";
+import { auditLog, payments, users, waitlist } from "../../db/schema.ts";
+import type { PaystackTransaction } from "../../integrations/paystack.ts";
+import { enqueueJob } from "../../jobs/queue.ts";
+import { HttpError } from "../../plugins/errors.ts";
+import type { BillingDeps, Kind } from "./billing.service.ts";
+
+export const RECEIPT_JOB = "billing.receipt";
+export type CreditResult =
+  | { outcome: "credited" | "already-credited"; payment: typeof payments.$inferSelect; periodEnd: Date | null }
+  | { outcome: "not-paid" | "mismatch" | "unknown" };
+
+const TERMINAL_FAILURES = new Set(["failed", "reversed"]);
+
+/**
+ * Credits a payment once Paystack says it succeeded, in one transaction: the payment row, the
+ * user's plan or waitlist place, the audit entry and the receipt job. The payment row is locked,
+ * so a verify call, the browser callback and webhooks arriving together credit exactly once.
+ */
+export async function creditPayment(
+  deps: Pick<BillingDeps, "db" | "metrics">,
+  transaction: PaystackTransaction,
+  now: Date,
+): Promise<CreditResult> {
+  const result = await deps.db.transaction(async (tx): Promise<CreditResult> => {
+    const [payment] = await tx.select().from(payments).where(eq(payments.reference, transaction.reference)).for("update");
+    if (!payment) return { outcome: "unknown" as const };
+    if (payment.status === "success") {
+      const [owner] = await tx.select({ end: users.subscriptionEnd }).from(users).where(eq(users.id, payment.userId));
+      return { outcome: "already-credited" as const, payment, periodEnd: owner?.end ?? null };
+    }
+    if (transaction.status !== "success") {
+      if (TERMINAL_FAILURES.has(transaction.status)) {
+        await tx.update(payments).set({ status: transaction.status === "reversed" ? "reversed" : "failed" }).where(eq(payments.id, payment.id));
+      }
+      return { outcome: "not-paid" as const };
+    }
+    if (transaction.amount !== payment.amountMinor || transaction.currency !== payment.currency) {
+      return { outcome: "mismatch" as const };
+    }
+
+    const paidAt = transaction.paid_at ? new Date(transaction.paid_at) : now;
+    const [credited] = await tx
+      .update(payments)
+      .set({ status: "success", paidAt, creditedAt: now })
+      .where(eq(payments.id, payment.id))
+      .returning();
+    const [user] = await tx.select().from(users).where(eq(users.id, payment.userId)).for("update");
+    if (!credited || !user) throw new Error(`payment ${payment.reference} has no user`);
+
+    let periodEnd: Date | null = null;
+    let changes: Record<string, unknown>;
+    if (payment.kind === "subscription") {
+      // Renewing the same plan while it runs adds a month at its end; anything else starts now.
+      const renewing =
+        user.subscriptionPlan === payment.plan && user.subscriptionStatus === "active" && user.subscriptionEnd !== null && user.subscriptionEnd > now;
+      const start = renewing && user.subscriptionEnd ? user.subscriptionEnd : now;
+      periodEnd = addMonths(start, 1);
+      await tx
+        .update(users)
+        .set({
+          subscriptionPlan: payment.plan,
+          subscriptionStatus: "active",
+          subscriptionStart: renewing ? user.subscriptionStart : now,
+          subscriptionEnd: periodEnd,
+        })
+        .where(eq(users.id, user.id));
+      changes = {
+        from: { plan: user.subscriptionPlan, end: user.subscriptionEnd },
+        to: { plan: payment.plan, end: periodEnd },
+      };
+    } else {
+      const cohort = nextCohort(now).name;
+      // The paid flags record waitlist purchases (the spec's userPayments), not subscriptions.
+      const paidFlag = payment.plan === "advanced" ? { advancedPaid: true } : { intermediatePaid: true };
+      await tx.update(users).set({ waitlistPaid: true, ...paidFlag }).where(eq(users.id, user.id));
+      await tx
+        .insert(waitlist)
+        .values({ userId: user.id, plan: payment.plan, paymentReference: payment.reference, cohort })
+        .onConflictDoUpdate({
+          target: waitlist.userId,
+          // A second track upgrades the entry to the higher one.
+          set: { plan: sql`case when excluded.plan = 'advanced' then 'advanced'::paid_plan else ${waitlist.plan} end` },
+        });
+      changes = { waitlist: { plan: payment.plan, cohort } };
+    }
+    await tx.insert(auditLog).values({
+      actorId: null,
+      subjectUserId: user.id,
+      action: payment.kind === "subscription" ? "payment.credited" : "waitlist.paid",
+      reason: `payment ${payment.reference}`,
+      changes,
+    });
+    await enqueueJob(tx, RECEIPT_JOB, { reference: payment.reference });
+    return { outcome: "credited" as const, payment: credited, periodEnd };
+  });
+  // Counted once committed: a replay finds the payment already credited and counts nothing.
+  if (result.outcome === "credited") deps.metrics.paymentCredited(result.payment);
+  return result;
+}
+
+/** The browser's check after checkout: the caller's own reference, confirmed with Paystack. */
+export async function verifyAndCredit(
+  deps: BillingDeps,
+  user: CurrentUser,
+  reference: string,
+  expectedKind: Kind | null,
+  now: Date,
+): Promise<Extract<CreditResult, { payment: unknown }>> {
+  if (!deps.paystack) throw new HttpError(503, "PAYMENTS_DISABLED", BILLING_MESSAGES.serviceUnavailable);
+  const [payment] = await deps.db.select().from(payments).where(eq(payments.reference, reference));
+  if (!payment || payment.userId !== user.id) throw new HttpError(404, "PAYMENT_NOT_FOUND", BILLING_MESSAGES.notYourPayment);
+  if (expectedKind && payment.kind !== expectedKind) throw new HttpError(400, "WRONG_KIND", BILLING_MESSAGES.verificationFailed);
+
+  const transaction = await deps.paystack.verify(reference).catch((error: unknown) => {
+    deps.log.error({ err: error, reference }, "paystack verify failed");
+    throw new HttpError(502, "VERIFY_UNAVAILABLE", BILLING_MESSAGES.verifyFailed);
+  });
+  if (!transaction) throw new HttpError(404, "PAYMENT_NOT_FOUND", BILLING_MESSAGES.verificationFailed);
+  const result = await creditPayment(deps, transaction, now);
+  if (result.outcome === "credited" || result.outcome === "already-credited") return result;
+  if (result.outcome === "mismatch") {
+    deps.log.error({ reference, transaction }, "paystack transaction does not match the stored payment");
+    throw new HttpError(409, "PAYMENT_MISMATCH", BILLING_MESSAGES.mismatch);
+  }
+  throw new HttpError(402, "PAYMENT_NOT_SUCCESSFUL", BILLING_MESSAGES.notPaid);
+}
