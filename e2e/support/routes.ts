@@ -1,20 +1,31 @@
-// The pages the browser suites walk through, by who opens them. A page added to the app's routes
-// (src/shared/routes.ts) is picked up by both the accessibility and the screen-width checks.
-import { CLIENT_ROUTES } from "../../src/shared/routes.ts";
+// The pages the browser suites walk through, by who opens them, read from the app's route table
+// (src/shared/routes.ts): a page added there is picked up by both the accessibility and the
+// screen-width checks.
+import { routesFor, type AppRoute, type ParamRouteId, type RouteId } from "../../src/shared/routes.ts";
 
-/** Pages that need a session: the rest of the app's routes are open to a visitor. */
-const SIGNED_IN_ROUTES: readonly string[] = ["/program", "/program/:track", "/subscription", "/admin"];
-/** Where a page needs a (made-up) token to show its form. */
-const WITH_QUERY: Readonly<Record<string, string>> = { "/reset-password": "/reset-password?token=x" };
+/**
+ * The addresses to open for a page whose path has a parameter (the type asks for each), or that
+ * needs a (made-up) token to show its form; any other page is opened at its path.
+ */
+const OPEN_AT: Record<ParamRouteId, readonly string[]> & Partial<Record<RouteId, readonly string[]>> = {
+  resetPassword: ["/reset-password?token=x"],
+  track: ["/program/beginner", "/program/intermediate"],
+};
+const addressesOf = ({ id, path }: AppRoute) => OPEN_AT[id] ?? [path];
 
-/** Every page a visitor can open, read from the app's own route list, and an unknown one. */
-export const VISITOR_PAGES = [
-  ...CLIENT_ROUTES.filter((route) => !SIGNED_IN_ROUTES.includes(route)).map((route) => WITH_QUERY[route] ?? route),
-  "/no-such-page",
+/** Public pages that look different to a signed-in learner. */
+const CHANGED_WHEN_SIGNED_IN: readonly RouteId[] = ["waitlist"];
+
+/** Every page a visitor can open, and an unknown one. */
+export const VISITOR_PAGES = [...routesFor("public").flatMap(addressesOf), "/no-such-page"];
+
+/** Every page a signed-in learner on the free plan can open, and the public ones that look different to them. */
+export const LEARNER_PAGES = [
+  ...routesFor("user").flatMap(addressesOf),
+  ...routesFor("public")
+    .filter(({ id }) => CHANGED_WHEN_SIGNED_IN.includes(id))
+    .flatMap(addressesOf),
 ];
-
-/** Every page a signed-in learner on the free plan can open; the waitlist page looks different signed in. */
-export const LEARNER_PAGES = ["/program", "/program/beginner", "/program/intermediate", "/subscription", "/join-waitlist"];
 
 /** The admin console's tabs, each opened as `/admin?tab={tab}`. */
 export const ADMIN_TABS = ["programs", "users", "waitlist", "payments", "audit", "messages"];

@@ -22,6 +22,7 @@ import type { ChannelListener } from "./db/listener.ts";
 import { CONTACT_FORWARD_JOB } from "./features/contact/contact.service.ts";
 import { contactRoutes } from "./features/contact/contact.routes.ts";
 import { learningRoutes } from "./features/learning/learning.routes.ts";
+import { startProgress } from "./features/learning/learning.service.ts";
 import { createBillingJobHandlers } from "./features/billing/billing-emails.ts";
 import { billingRoutes } from "./features/billing/billing.routes.ts";
 import { RECEIPT_JOB } from "./features/billing/billing-crediting.ts";
@@ -117,7 +118,17 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.decorate("mailer", mailer);
   app.decorate("scheduler", createScheduler({ db: database.db, log: app.log, schedules: SCHEDULES }));
   app.decorate("catalog", createCatalogCache(database.db));
-  app.decorate("auth", createAuth({ env, db: database.db, mailer, log: app.log }));
+  app.decorate(
+    "auth",
+    createAuth({
+      env,
+      db: database.db,
+      mailer,
+      log: app.log,
+      // Every account starts with the Beginner program's progress entry (docs/data.md, "Learning").
+      onUserCreated: [(user) => startProgress(database.db, user.id)],
+    }),
+  );
   app.decorateRequest("user", null);
 
   registerSecurityHeaders(app, env);

@@ -1,62 +1,72 @@
-// The browser's table of contents: every page and where it lives. Pages other than the home
-// page load on demand (React.lazy), so the first visit downloads only what it shows; the layout's
+// The browser's table of contents: which component shows each page of the route table
+// (src/shared/routes.ts) and which guard stands in front of it. Pages other than the home page
+// load on demand (React.lazy), so the first visit downloads only what it shows; the layout's
 // Suspense shows "Loading..." the first time a page's code is fetched.
 //
-// Declarative routes (<Routes>) rather than a data router: no page uses loaders or actions, and
-// the declarative router is about 16 KB (gzipped) lighter on every first visit.
+// Declarative routes (useRoutes, what <Routes> runs) rather than a data router: no page uses
+// loaders or actions, and the declarative router is about 16 KB (gzipped) lighter on every first
+// visit.
 import { lazy, type ComponentType, type ReactElement } from "react";
-import { matchPath, Route, Routes } from "react-router";
+import { matchPath, useRoutes, type RouteObject } from "react-router";
+import { ROUTE_ACCESS, ROUTES, routesFor, type RouteAccess, type RouteId } from "../shared/routes.ts";
 import { RequireAdmin, RequireUser } from "./features/accounts/guards.tsx";
 import { HomePage } from "./features/site/home-page.tsx";
 import { Layout } from "./features/site/layout.tsx";
 import { NotFoundPage } from "./features/site/not-found-page.tsx";
 
-/** A page whose code is fetched the first time it is shown, or earlier with `load`. */
-type LazyPage = { path: string; element: ReactElement; load: () => Promise<unknown> };
+/** What shows a page, and for a page loaded on demand, how to fetch its code early (`load`). */
+type Page = { element: ReactElement; load?: () => Promise<unknown> };
 
-function page<M>(path: string, load: () => Promise<M>, pick: (module: M) => ComponentType): LazyPage {
-  const Page = lazy(async () => ({ default: pick(await load()) }));
-  return { path, element: <Page />, load };
+function lazyPage<M>(load: () => Promise<M>, pick: (module: M) => ComponentType): Page {
+  const Component = lazy(async () => ({ default: pick(await load()) }));
+  return { element: <Component />, load };
 }
 
-const PUBLIC_PAGES = [
-  page("/about", () => import("./features/site/about-page.tsx"), (m) => m.AboutPage),
-  page("/terms", () => import("./features/site/terms-page.tsx"), (m) => m.TermsPage),
-  page("/privacy", () => import("./features/site/privacy-page.tsx"), (m) => m.PrivacyPage),
-  page("/contact", () => import("./features/contact/contact-page.tsx"), (m) => m.ContactPage),
-  page("/chat", () => import("./features/chat/chat-page.tsx"), (m) => m.ChatPage),
-  page("/login", () => import("./features/accounts/login-page.tsx"), (m) => m.LoginPage),
-  page("/register", () => import("./features/accounts/register-page.tsx"), (m) => m.RegisterPage),
-  page("/forgot-password", () => import("./features/accounts/forgot-password-page.tsx"), (m) => m.ForgotPasswordPage),
-  page("/reset-password", () => import("./features/accounts/reset-password-page.tsx"), (m) => m.ResetPasswordPage),
-  page("/verify-email", () => import("./features/accounts/verify-email-page.tsx"), (m) => m.VerifyEmailPage),
-  page("/join-waitlist", () => import("./features/billing/waitlist-page.tsx"), (m) => m.WaitlistPage),
-  page("/join-waitlist/success", () => import("./features/billing/waitlist-success-page.tsx"), (m) => m.WaitlistSuccessPage),
+/** One page for every route of the table, and none for a route it does not have (the type checks both). */
+const PAGES: Record<RouteId, Page> = {
+  home: { element: <HomePage /> },
+  about: lazyPage(() => import("./features/site/about-page.tsx"), (m) => m.AboutPage),
+  terms: lazyPage(() => import("./features/site/terms-page.tsx"), (m) => m.TermsPage),
+  privacy: lazyPage(() => import("./features/site/privacy-page.tsx"), (m) => m.PrivacyPage),
+  contact: lazyPage(() => import("./features/contact/contact-page.tsx"), (m) => m.ContactPage),
+  chat: lazyPage(() => import("./features/chat/chat-page.tsx"), (m) => m.ChatPage),
+  login: lazyPage(() => import("./features/accounts/login-page.tsx"), (m) => m.LoginPage),
+  register: lazyPage(() => import("./features/accounts/register-page.tsx"), (m) => m.RegisterPage),
+  forgotPassword: lazyPage(() => import("./features/accounts/forgot-password-page.tsx"), (m) => m.ForgotPasswordPage),
+  resetPassword: lazyPage(() => import("./features/accounts/reset-password-page.tsx"), (m) => m.ResetPasswordPage),
+  verifyEmail: lazyPage(() => import("./features/accounts/verify-email-page.tsx"), (m) => m.VerifyEmailPage),
+  waitlist: lazyPage(() => import("./features/billing/waitlist-page.tsx"), (m) => m.WaitlistPage),
+  waitlistSuccess: lazyPage(() => import("./features/billing/waitlist-success-page.tsx"), (m) => m.WaitlistSuccessPage),
+  programList: lazyPage(() => import("./features/catalog/program-list-page.tsx"), (m) => m.ProgramListPage),
+  track: lazyPage(() => import("./features/learning/track-page.tsx"), (m) => m.TrackPage),
+  subscription: lazyPage(() => import("./features/billing/subscription-page.tsx"), (m) => m.SubscriptionPage),
+  admin: lazyPage(() => import("./features/admin/admin-page.tsx"), (m) => m.AdminPage),
+};
+
+/**
+ * The layout route each access puts around its pages (docs/product.md, "Routes and guards"):
+ * public pages sit in the layout itself. One guard element per access, so moving between two
+ * guarded pages keeps the guard mounted.
+ */
+const GUARDS: Record<RouteAccess, ReactElement | null> = {
+  public: null,
+  user: <RequireUser />,
+  admin: <RequireAdmin />,
+};
+
+function pagesWith(access: RouteAccess): RouteObject[] {
+  const pages = routesFor(access).map(({ id, path }) => ({ path, element: PAGES[id].element }));
+  const guard = GUARDS[access];
+  return guard ? [{ element: guard, children: pages }] : pages;
+}
+
+/** Every page inside the layout, behind the guard its access asks for; any other path is not found. */
+export const APP_ROUTES: RouteObject[] = [
+  { element: <Layout />, children: [...ROUTE_ACCESS.flatMap(pagesWith), { path: "*", element: <NotFoundPage /> }] },
 ];
-
-/** Pages for a verified user. */
-const USER_PAGES = [
-  page("/program", () => import("./features/catalog/program-list-page.tsx"), (m) => m.ProgramListPage),
-  page("/program/:track", () => import("./features/learning/track-page.tsx"), (m) => m.TrackPage),
-  page("/subscription", () => import("./features/billing/subscription-page.tsx"), (m) => m.SubscriptionPage),
-];
-
-const ADMIN_PAGES = [page("/admin", () => import("./features/admin/admin-page.tsx"), (m) => m.AdminPage)];
-
-const routeTo = ({ path, element }: LazyPage) => <Route key={path} path={path} element={element} />;
 
 export function AppRoutes() {
-  return (
-    <Routes>
-      <Route element={<Layout />}>
-        <Route path="/" element={<HomePage />} />
-        {PUBLIC_PAGES.map(routeTo)}
-        <Route element={<RequireUser />}>{USER_PAGES.map(routeTo)}</Route>
-        <Route element={<RequireAdmin />}>{ADMIN_PAGES.map(routeTo)}</Route>
-        <Route path="*" element={<NotFoundPage />} />
-      </Route>
-    </Routes>
-  );
+  return useRoutes(APP_ROUTES);
 }
 
 /**
@@ -64,7 +74,7 @@ export function AppRoutes() {
  * read rather than after (the guards wait for the session before they render a page).
  */
 export function preloadPage(pathname: string): void {
-  const lazyPage = [...PUBLIC_PAGES, ...USER_PAGES, ...ADMIN_PAGES].find(({ path }) => matchPath(path, pathname));
+  const route = ROUTES.find(({ path }) => matchPath(path, pathname));
   // A failed download is the page's to report when it renders (React.lazy asks again).
-  lazyPage?.load().catch(() => undefined);
+  if (route) PAGES[route.id].load?.().catch(() => undefined);
 }

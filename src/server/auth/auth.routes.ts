@@ -3,19 +3,9 @@
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from "fastify";
 import { AUTH_MESSAGES } from "../../shared/contracts/accounts.ts";
 import { sendError } from "../plugins/errors.ts";
-import { CLIENT_IP_HEADER } from "./auth.ts";
 import { authErrorMessage } from "./auth-errors.ts";
 import { clearLoginFailures, isLockedOut, recordLoginFailure } from "./login-lockout.ts";
-
-export function toWebHeaders(request: FastifyRequest): Headers {
-  const headers = new Headers();
-  for (const [name, value] of Object.entries(request.headers)) {
-    if (value === undefined || name === CLIENT_IP_HEADER) continue;
-    for (const item of Array.isArray(value) ? value : [value]) headers.append(name, item);
-  }
-  headers.set(CLIENT_IP_HEADER, request.ip);
-  return headers;
-}
+import { toWebHeaders } from "./web-headers.ts";
 
 function toWebRequest(request: FastifyRequest, appUrl: string, body: unknown): Request {
   const hasBody = request.method !== "GET" && request.method !== "HEAD" && body !== undefined;

@@ -10,23 +10,20 @@ import type { FastifyBaseLogger } from "fastify";
 import { MIN_PASSWORD_LENGTH } from "../../shared/contracts/accounts.ts";
 import type { Provider } from "../../shared/plans.ts";
 import type { Db } from "../db/client.ts";
-import {
-  accounts,
-  programs,
-  rateLimits,
-  sessions,
-  userProgress,
-  users,
-  verifications,
-} from "../db/schema.ts";
+import { accounts, rateLimits, sessions, users, verifications } from "../db/schema.ts";
 import type { Env } from "../env.ts";
-import { passwordResetEmail, verificationEmail } from "../features/accounts/account-emails.ts";
-import { claimVerificationMail, verificationMailRefused } from "../features/accounts/account-mail-limit.ts";
 import type { Mailer } from "../integrations/mail.ts";
+import { fetchMql5User } from "../integrations/mql5.ts";
+import { claimVerificationMail, verificationMailRefused } from "./account-mail-limit.ts";
+import { passwordResetEmail, verificationEmail } from "./auth-emails.ts";
 import { createPasswordHashing } from "./password-hashing.ts";
+import { CLIENT_IP_HEADER } from "./web-headers.ts";
 
-/** The header the app sets to the client address Fastify computed; a client's own value is dropped. */
-export const CLIENT_IP_HEADER = "x-client-ip";
+/**
+ * Told of every new account once its rows are committed: what a feature starts for a new user
+ * (learning's starter progress) is its own business, not the auth library's.
+ */
+export type UserCreatedListener = (user: { id: string }) => Promise<void>;
 
 // Better Auth logs and swallows an error from sendResetPassword, so the request that asked for
 // the mail learns of a failure through this store instead.
@@ -67,21 +64,6 @@ const PROVIDER_BY_ACCOUNT: Record<string, Provider> = {
   mql5: "mql5",
 };
 
-/** The beginner progress entry every account starts with (docs/data.md, "Learning"). */
-async function createStarterProgress(db: Db, userId: string) {
-  const [beginner] = await db.select({ id: programs.id }).from(programs).where(eq(programs.id, "beginner"));
-  if (!beginner) return; // an administrator removed the Beginner program
-  await db.insert(userProgress).values({ userId, programId: beginner.id, data: {} }).onConflictDoNothing();
-}
-
-async function withOneRetry(task: () => Promise<void>) {
-  try {
-    await task();
-  } catch {
-    await task();
-  }
-}
-
 function mql5Config(env: NonNullable<Env["mql5"]>, appUrl: string): GenericOAuthConfig {
   return {
     providerId: "mql5",
@@ -94,19 +76,8 @@ function mql5Config(env: NonNullable<Env["mql5"]>, appUrl: string): GenericOAuth
     pkce: false, // not documented by MQL5
     // MQL5's registered redirect URI is the login page, which hands the code to the callback.
     redirectURI: `${appUrl}/login`,
-    async getUserInfo(tokens) {
-      const response = await fetch(env.userInfoUrl, {
-        headers: { authorization: `Bearer ${tokens.accessToken}` },
-        signal: AbortSignal.timeout(10_000),
-      });
-      if (!response.ok) return null;
-      const profile: unknown = await response.json();
-      if (typeof profile !== "object" || profile === null) return null;
-      const { id, login, email } = profile as Record<string, unknown>;
-      if ((typeof id !== "string" && typeof id !== "number") || typeof email !== "string") return null;
-      // MQL5 confirms an account's email before it can be used.
-      return { id: String(id), email, name: typeof login === "string" ? login : email, emailVerified: true };
-    },
+    // A token answer without an access token names no one.
+    getUserInfo: async (tokens) => (tokens.accessToken ? fetchMql5User(env.userInfoUrl, tokens.accessToken) : null),
   };
 }
 
@@ -124,8 +95,15 @@ function googleConfig(env: NonNullable<Env["google"]>): GenericOAuthConfig {
   };
 }
 
-export function createAuth(options: { env: Env; db: Db; mailer: Mailer; log: FastifyBaseLogger }) {
-  const { env, db, mailer, log } = options;
+export function createAuth(options: {
+  env: Env;
+  db: Db;
+  mailer: Mailer;
+  log: FastifyBaseLogger;
+  /** Run in order, once the new user's rows are committed. */
+  onUserCreated?: UserCreatedListener[];
+}) {
+  const { env, db, mailer, log, onUserCreated = [] } = options;
   const oauthProviders = [
     ...(env.google ? [googleConfig(env.google)] : []),
     ...(env.mql5 ? [mql5Config(env.mql5, env.appUrl)] : []),
@@ -239,7 +217,7 @@ export function createAuth(options: { env: Env; db: Db; mailer: Mailer; log: Fas
         create: {
           // Runs after the user and account rows are committed together.
           async after(user) {
-            await withOneRetry(() => createStarterProgress(db, user.id));
+            for (const listener of onUserCreated) await listener({ id: user.id });
           },
         },
       },

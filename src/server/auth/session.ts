@@ -7,7 +7,7 @@ import type { FastifyReply, FastifyRequest } from "fastify";
 import { effectivePlan, type Plan } from "../../shared/plans.ts";
 import { sessions, users } from "../db/schema.ts";
 import { sendError } from "../plugins/errors.ts";
-import { toWebHeaders } from "./auth.routes.ts";
+import { toWebHeaders } from "./web-headers.ts";
 
 export type CurrentUser = typeof users.$inferSelect & { plan: Plan };
 
@@ -72,6 +72,15 @@ export async function requireUser(request: FastifyRequest, reply: FastifyReply) 
     return sendError(reply, 403, "EMAIL_NOT_VERIFIED", "Please verify your email to continue.");
   }
   request.user = user;
+}
+
+/**
+ * The user requireUser (or requireAdmin) let through. For the handlers of a plugin that runs one
+ * of them on every request: without it, the route was registered outside that plugin.
+ */
+export function signedInUser(request: FastifyRequest): CurrentUser {
+  if (!request.user) throw new Error(`requireUser must run before ${request.method} ${request.routeOptions.url ?? request.url}`);
+  return request.user;
 }
 
 /** Hook: an administrator (plan admin), decided on the server. */

@@ -6,10 +6,10 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { googleOidcFake } from "../../../dev/fakes/google-oidc.ts";
 import { mql5OAuthFake } from "../../../dev/fakes/mql5-oauth.ts";
 import { accounts, userProgress, users } from "../db/schema.ts";
-import { setUserPlan } from "../features/users/users.service.ts";
 import {
   cookieHeader,
   createVerifiedAccount,
+  givePlan,
   ipAllocator,
   me,
   ORIGIN,
@@ -283,7 +283,7 @@ describe("social sign-in through the local identity providers", () => {
       const progress = await t.database.db.select().from(userProgress).where(eq(userProgress.userId, user?.id ?? ""));
       expect(progress).toEqual([expect.objectContaining({ programId: "beginner" })]);
 
-      await setUserPlan(t.database.db, { email, plan: "intermediate", actorId: null, reason: "test", now: new Date() });
+      await givePlan(t, email, "intermediate");
       expect((await signOut(t, cookie)).statusCode).toBe(200);
       expect(await me(t, cookie)).toBeNull();
 

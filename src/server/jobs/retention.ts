@@ -4,7 +4,7 @@
 // and the backlog goes over the following runs.
 import { and, eq, inArray, lt, type SQL } from "drizzle-orm";
 import type { PgColumn, PgTable } from "drizzle-orm/pg-core";
-import { ACCOUNT_MAIL_WINDOW_MS } from "../features/accounts/account-mail-limit.ts";
+import { ACCOUNT_MAIL_WINDOW_MS } from "../auth/account-mail-limit.ts";
 import { LOCKOUT_WINDOW_MS } from "../auth/login-lockout.ts";
 import type { Db, Tx } from "../db/client.ts";
 import { devMail, jobs, loginFailures, rateLimits, sessions, verifications } from "../db/schema.ts";

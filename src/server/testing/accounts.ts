@@ -6,6 +6,7 @@ import { desc, eq, sql } from "drizzle-orm";
 import type { LightMyRequestResponse } from "fastify";
 import type { Plan, SubscriptionStatus } from "../../shared/plans.ts";
 import { devMail, users } from "../db/schema.ts";
+import { setUserPlan } from "../features/users/users.service.ts";
 import type { TestApp } from "./test-app.ts";
 
 /**
@@ -174,6 +175,11 @@ export async function createSignedInUser(t: TestApp, options: TestUserOptions): 
   }
 
   return { id: user.id, email, cookie };
+}
+
+/** Gives the account a plan the way the operator command does (with its audit entry). */
+export async function givePlan(t: TestApp, email: string, plan: Plan) {
+  await setUserPlan(t.database.db, { email, plan, actorId: null, reason: "test", now: new Date() });
 }
 
 /**

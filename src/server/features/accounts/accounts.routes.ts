@@ -7,8 +7,8 @@ import {
   registerResponseSchema,
 } from "../../../shared/contracts/accounts.ts";
 import { meResponseSchema } from "../../../shared/contracts/session.ts";
-import { toWebHeaders } from "../../auth/auth.routes.ts";
 import { currentUser } from "../../auth/session.ts";
+import { toWebHeaders } from "../../auth/web-headers.ts";
 import { register, requestPasswordReset, toMe } from "./accounts.service.ts";
 
 const accountRateLimit = { rateLimit: { max: 5, timeWindow: "1 minute" } };

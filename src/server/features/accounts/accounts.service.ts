@@ -4,12 +4,12 @@ import { APIError } from "better-auth/api";
 import { and, count, eq, gt, like, sql } from "drizzle-orm";
 import { AUTH_MESSAGES, type RegisterResponse } from "../../../shared/contracts/accounts.ts";
 import { accessLevelLabel, tracksForPlan, type Plan } from "../../../shared/plans.ts";
+import { ACCOUNT_MAIL_WINDOW_MS, MAILS_PER_ACCOUNT } from "../../auth/account-mail-limit.ts";
 import { resetMailSent, verificationMailOutcome, type Auth } from "../../auth/auth.ts";
 import type { CurrentUser } from "../../auth/session.ts";
 import type { Db } from "../../db/client.ts";
 import { users, verifications } from "../../db/schema.ts";
 import { HttpError } from "../../plugins/errors.ts";
-import { ACCOUNT_MAIL_WINDOW_MS, MAILS_PER_ACCOUNT } from "./account-mail-limit.ts";
 
 async function findUserByEmail(db: Db, email: string) {
   const [user] = await db

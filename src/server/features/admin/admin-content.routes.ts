@@ -10,7 +10,7 @@ import {
   programParamsSchema,
   programResponseSchema,
 } from "../../../shared/contracts/admin.ts";
-import type { CurrentUser } from "../../auth/session.ts";
+import { signedInUser } from "../../auth/session.ts";
 import {
   createProgram,
   deleteProgram,
@@ -19,11 +19,6 @@ import {
   saveQuiz,
   updateProgram,
 } from "./admin-content.service.ts";
-
-function adminId(user: CurrentUser | null): string {
-  if (!user) throw new Error("requireAdmin must run before an admin route");
-  return user.id;
-}
 
 export const adminContentRoutes: FastifyPluginAsyncZod = async (app) => {
   // Before the answer leaves: whoever reads the program list next on this instance sees the change
@@ -40,7 +35,7 @@ export const adminContentRoutes: FastifyPluginAsyncZod = async (app) => {
     "/api/admin/programs",
     { schema: { body: createProgramSchema, response: { 201: programResponseSchema } } },
     async (request, reply) => {
-      const program = await createProgram(app.db, adminId(request.user), request.body);
+      const program = await createProgram(app.db, signedInUser(request).id, request.body);
       return reply.code(201).send({ program });
     },
   );
@@ -49,7 +44,7 @@ export const adminContentRoutes: FastifyPluginAsyncZod = async (app) => {
     "/api/admin/programs/:id",
     { schema: { params: programParamsSchema, body: programFieldsSchema, response: { 200: programResponseSchema } } },
     async (request) => ({
-      program: await updateProgram(app.db, adminId(request.user), request.params.id, request.body),
+      program: await updateProgram(app.db, signedInUser(request).id, request.params.id, request.body),
     }),
   );
 
@@ -57,7 +52,7 @@ export const adminContentRoutes: FastifyPluginAsyncZod = async (app) => {
     "/api/admin/programs/:id",
     { schema: { params: programParamsSchema, response: { 200: okSchema } } },
     async (request) => {
-      await deleteProgram(app.db, adminId(request.user), request.params.id);
+      await deleteProgram(app.db, signedInUser(request).id, request.params.id);
       return { ok: true as const };
     },
   );
@@ -71,6 +66,6 @@ export const adminContentRoutes: FastifyPluginAsyncZod = async (app) => {
   app.put(
     "/api/admin/programs/:id/quiz",
     { schema: { params: programParamsSchema, body: adminQuizSchema, response: { 200: adminQuizSchema } } },
-    async (request) => saveQuiz(app.db, adminId(request.user), request.params.id, request.body),
+    async (request) => saveQuiz(app.db, signedInUser(request).id, request.params.id, request.body),
   );
 };

@@ -11,7 +11,7 @@ import {
   usersCsvQuerySchema,
   usersQuerySchema,
 } from "../../../shared/contracts/admin.ts";
-import type { CurrentUser } from "../../auth/session.ts";
+import { signedInUser } from "../../auth/session.ts";
 import {
   admitUser,
   changePlan,
@@ -19,14 +19,8 @@ import {
   getUserProgress,
   listUsers,
   setUserProgress,
-  type Admin,
 } from "./admin-users.service.ts";
 import { usersCsvStream } from "./users-csv.ts";
-
-function admin(user: CurrentUser | null): Admin {
-  if (!user) throw new Error("requireAdmin must run before an admin route");
-  return { id: user.id };
-}
 
 export const adminUsersRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
@@ -47,14 +41,14 @@ export const adminUsersRoutes: FastifyPluginAsyncZod = async (app) => {
     "/api/admin/users/:id/plan",
     { schema: { params: userParamsSchema, body: setPlanRequestSchema, response: { 200: userResponseSchema } } },
     async (request) => ({
-      user: await changePlan(app.db, admin(request.user), { userId: request.params.id, plan: request.body.plan, now: new Date() }),
+      user: await changePlan(app.db, signedInUser(request), { userId: request.params.id, plan: request.body.plan, now: new Date() }),
     }),
   );
 
   app.post(
     "/api/admin/users/:id/admit",
     { schema: { params: userParamsSchema, response: { 200: userResponseSchema } } },
-    async (request) => ({ user: await admitUser(app.db, admin(request.user), { userId: request.params.id, now: new Date() }) }),
+    async (request) => ({ user: await admitUser(app.db, signedInUser(request), { userId: request.params.id, now: new Date() }) }),
   );
 
   app.get(
@@ -67,7 +61,7 @@ export const adminUsersRoutes: FastifyPluginAsyncZod = async (app) => {
     "/api/admin/users/:id/progress",
     { schema: { params: userParamsSchema, body: setProgressRequestSchema, response: { 200: okSchema } } },
     async (request) => {
-      await setUserProgress(app.db, admin(request.user), { userId: request.params.id, progress: request.body.progress });
+      await setUserProgress(app.db, signedInUser(request), { userId: request.params.id, progress: request.body.progress });
       return { ok: true as const };
     },
   );
@@ -75,6 +69,6 @@ export const adminUsersRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     "/api/admin/users/fix-missing-plans",
     { schema: { response: { 200: fixPlansResponseSchema } } },
-    async (request) => ({ fixed: await fixMissingPlans(app.db, admin(request.user)) }),
+    async (request) => ({ fixed: await fixMissingPlans(app.db, signedInUser(request)) }),
   );
 };

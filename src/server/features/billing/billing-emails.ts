@@ -4,8 +4,8 @@ import { z } from "zod";
 import { PLAN_LABELS } from "../../../shared/plans.ts";
 import type { Db } from "../../db/client.ts";
 import { payments, users } from "../../db/schema.ts";
+import { emailLayout } from "../../emails/layout.ts";
 import type { Mailer } from "../../integrations/mail.ts";
-import { emailLayout } from "../accounts/account-emails.ts";
 
 const receiptJobSchema = z.object({ reference: z.string() });
 const reminderJobSchema = z.object({

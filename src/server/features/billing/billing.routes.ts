@@ -13,7 +13,7 @@ import {
   waitlistCheckoutRequestSchema,
   waitlistStatusSchema,
 } from "../../../shared/contracts/billing.ts";
-import { requireUser, type CurrentUser } from "../../auth/session.ts";
+import { requireUser, signedInUser } from "../../auth/session.ts";
 import { isValidWebhookSignature, webhookEventSchema } from "../../integrations/paystack.ts";
 import { sendError } from "../../plugins/errors.ts";
 import { startCheckout } from "./billing-checkout.ts";
@@ -21,11 +21,6 @@ import { creditPayment, verifyAndCredit, type CreditResult } from "./billing-cre
 import { getPrices } from "./billing-pricing.ts";
 import { getWaitlistStatus } from "./billing-waitlist.ts";
 import { eligibilityFor, getSubscription, type BillingDeps } from "./billing.service.ts";
-
-function signedIn(user: CurrentUser | null): CurrentUser {
-  if (!user) throw new Error("requireUser must run before a billing route");
-  return user;
-}
 
 function verified(result: Extract<CreditResult, { payment: unknown }>, message: string) {
   const { payment, periodEnd } = result;
@@ -74,7 +69,7 @@ export function billingRoutes(deps: BillingDeps): FastifyPluginAsyncZod {
           config: subscriptionRateLimit,
         },
         async (request) => {
-          const user = signedIn(request.user);
+          const user = signedInUser(request);
           const now = new Date();
           const body = request.body;
           switch (body.action) {
@@ -98,7 +93,7 @@ export function billingRoutes(deps: BillingDeps): FastifyPluginAsyncZod {
           config: paymentRateLimit,
         },
         async (request) => {
-          const result = await verifyAndCredit(withLog(request), signedIn(request.user), request.query.reference, "subscription", new Date());
+          const result = await verifyAndCredit(withLog(request), signedInUser(request), request.query.reference, "subscription", new Date());
           return verified(result, BILLING_MESSAGES.verified);
         },
       );
@@ -107,19 +102,19 @@ export function billingRoutes(deps: BillingDeps): FastifyPluginAsyncZod {
         "/api/verify-paystack",
         { schema: { body: verifyWaitlistRequestSchema, response: { 200: verifyResponseSchema } }, config: paymentRateLimit },
         async (request) => {
-          const result = await verifyAndCredit(withLog(request), signedIn(request.user), request.body.reference, "waitlist", new Date());
+          const result = await verifyAndCredit(withLog(request), signedInUser(request), request.body.reference, "waitlist", new Date());
           return verified(result, BILLING_MESSAGES.waitlistVerified);
         },
       );
 
       learner.get("/api/waitlist", { schema: { response: { 200: waitlistStatusSchema } } }, async (request) =>
-        getWaitlistStatus(app.db, signedIn(request.user), new Date()),
+        getWaitlistStatus(app.db, signedInUser(request), new Date()),
       );
 
       learner.post(
         "/api/waitlist/checkout",
         { schema: { body: waitlistCheckoutRequestSchema, response: { 200: checkoutSchema } }, config: paymentRateLimit },
-        async (request) => startCheckout(withLog(request), signedIn(request.user), { kind: "waitlist", plan: request.body.plan }, new Date()),
+        async (request) => startCheckout(withLog(request), signedInUser(request), { kind: "waitlist", plan: request.body.plan }, new Date()),
       );
     });
 

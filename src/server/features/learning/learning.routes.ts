@@ -9,13 +9,8 @@ import {
   trackParamsSchema,
   watchedResponseSchema,
 } from "../../../shared/contracts/learning.ts";
-import { requireUser, type CurrentUser } from "../../auth/session.ts";
+import { requireUser, signedInUser } from "../../auth/session.ts";
 import { answerQuestion, getTrack, markWatched, progressSummary } from "./learning.service.ts";
-
-function learner(user: CurrentUser | null) {
-  if (!user) throw new Error("requireUser must run before a learning route");
-  return { id: user.id, plan: user.plan };
-}
 
 export const learningRoutes: FastifyPluginAsyncZod = async (app) => {
   app.addHook("onRequest", requireUser);
@@ -24,13 +19,13 @@ export const learningRoutes: FastifyPluginAsyncZod = async (app) => {
   });
 
   app.get("/api/progress", { schema: { response: { 200: progressSummarySchema } } }, async (request) => ({
-    programs: await progressSummary(app.db, await app.catalog.read(), learner(request.user).id),
+    programs: await progressSummary(app.db, await app.catalog.read(), signedInUser(request).id),
   }));
 
   app.get(
     "/api/programs/:track",
     { schema: { params: trackParamsSchema, response: { 200: trackDetailSchema } } },
-    async (request) => getTrack(app.db, await app.catalog.read(), learner(request.user), request.params.track),
+    async (request) => getTrack(app.db, await app.catalog.read(), signedInUser(request), request.params.track),
   );
 
   app.post(
@@ -40,7 +35,7 @@ export const learningRoutes: FastifyPluginAsyncZod = async (app) => {
       watched: await markWatched(
         app.db,
         await app.catalog.read(),
-        learner(request.user),
+        signedInUser(request),
         request.params.track,
         request.params.moduleId,
       ),
@@ -54,7 +49,7 @@ export const learningRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const catalog = await app.catalog.read();
-      const correct = await answerQuestion(app.db, catalog, learner(request.user), request.params.track, request.body);
+      const correct = await answerQuestion(app.db, catalog, signedInUser(request), request.params.track, request.body);
       return { correct, message: correct ? LEARNING_MESSAGES.correct : LEARNING_MESSAGES.incorrect };
     },
   );

@@ -4,7 +4,7 @@ import { and, desc, eq, sql } from "drizzle-orm";
 import { LEARNING_MESSAGES, type TrackDetail } from "../../../shared/contracts/learning.ts";
 import { canOpenTrack, isTrack, type Plan, type Track } from "../../../shared/plans.ts";
 import type { Db } from "../../db/client.ts";
-import { quizAttempts, userProgress } from "../../db/schema.ts";
+import { programs, quizAttempts, userProgress } from "../../db/schema.ts";
 import type { Catalog, CatalogTrack } from "../catalog/catalog.service.ts";
 import { HttpError } from "../../plugins/errors.ts";
 import { optionLetter } from "../../../shared/quiz.ts";
@@ -73,6 +73,26 @@ export async function getTrack(db: Db, catalog: Catalog, learner: Learner, track
         }
       : null,
   };
+}
+
+/** The beginner progress entry every account starts with (docs/data.md, "Learning"). */
+async function createStarterProgress(db: Db, userId: string) {
+  const [beginner] = await db.select({ id: programs.id }).from(programs).where(eq(programs.id, "beginner"));
+  if (!beginner) return; // an administrator removed the Beginner program
+  await db.insert(userProgress).values({ userId, programId: beginner.id, data: {} }).onConflictDoNothing();
+}
+
+async function withOneRetry(task: () => Promise<void>) {
+  try {
+    await task();
+  } catch {
+    await task();
+  }
+}
+
+/** A new account starts learning: subscribed to auth's "a user was created" in app.ts. */
+export async function startProgress(db: Db, userId: string): Promise<void> {
+  await withOneRetry(() => createStarterProgress(db, userId));
 }
 
 /** Marks a video watched: merged into the learner's progress, idempotent. */

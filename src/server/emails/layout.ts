@@ -1,7 +1,8 @@
-// The account emails: each has a plain-text part and a simple HTML part with the product's name.
-import type { MailMessage } from "../../integrations/mail.ts";
+// Every email the product sends, in one layout: a plain-text part and a simple HTML part with the
+// product's name, a greeting, paragraphs and one action. Whatever a feature puts in is escaped here.
+import type { MailMessage } from "../integrations/mail.ts";
 
-const PRODUCT = "Trading Academy";
+export const PRODUCT = "Trading Academy";
 
 function escapeHtml(value: string): string {
   return value.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
@@ -41,32 +42,4 @@ export function emailLayout(input: {
     text: `${paragraphs.join("\n\n")}\n\n${input.action.label}: ${input.action.url}\n\n${PRODUCT}`,
     html: layout({ heading: input.heading, paragraphs, action: input.action }),
   };
-}
-
-export function verificationEmail(input: { to: string; name: string; url: string }): MailMessage {
-  return emailLayout({
-    to: input.to,
-    name: input.name,
-    subject: `Verify your email for ${PRODUCT}`,
-    heading: "Verify your email",
-    paragraphs: [
-      `Please confirm your email address to finish creating your ${PRODUCT} account.`,
-      "The link works for 24 hours. If you did not sign up, you can ignore this email.",
-    ],
-    action: { label: "Verify your email", url: input.url },
-  });
-}
-
-export function passwordResetEmail(input: { to: string; name: string; url: string }): MailMessage {
-  return emailLayout({
-    to: input.to,
-    name: input.name,
-    subject: `Reset your ${PRODUCT} password`,
-    heading: "Reset your password",
-    paragraphs: [
-      `Someone asked to reset the password of your ${PRODUCT} account.`,
-      "The link works for 1 hour. If it was not you, ignore this email: your password stays the same.",
-    ],
-    action: { label: "Reset your password", url: input.url },
-  });
 }

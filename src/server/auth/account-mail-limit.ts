@@ -1,7 +1,7 @@
 // Mails to one account are limited per account, not only per client address: requests from many
 // addresses would otherwise flood one inbox. Reset and verification mails share the numbers.
-import type { Db } from "../../db/client.ts";
-import { countRequest, requestsInWindow } from "../../plugins/rate-limit-store.ts";
+import type { Db } from "../db/client.ts";
+import { countRequest, requestsInWindow } from "../plugins/rate-limit-store.ts";
 
 export const MAILS_PER_ACCOUNT = 3;
 export const ACCOUNT_MAIL_WINDOW_MS = 15 * 60_000;
