@@ -3,7 +3,7 @@ import { isValidElement, type ComponentType } from "react";
 import type { RouteObject } from "react-router";
 import { describe, expect, it } from "vitest";
 import { ROUTES, type RouteAccess } from "../shared/routes.ts";
-import { RequireAdmin, RequireUser } from "./features/accounts/guards.tsx";
+import { RequireAdmin, RequireUser } from "./session/guards.tsx";
 import { APP_ROUTES } from "./router.tsx";
 
 /** docs/product.md, "Routes and guards": the guards each access stands behind, outermost first. */

@@ -9,9 +9,9 @@
 import { lazy, type ComponentType, type ReactElement } from "react";
 import { matchPath, useRoutes, type RouteObject } from "react-router";
 import { ROUTE_ACCESS, ROUTES, routesFor, type RouteAccess, type RouteId } from "../shared/routes.ts";
-import { RequireAdmin, RequireUser } from "./features/accounts/guards.tsx";
+import { RequireAdmin, RequireUser } from "./session/guards.tsx";
 import { HomePage } from "./features/site/home-page.tsx";
-import { Layout } from "./features/site/layout.tsx";
+import { Layout } from "./shell/layout.tsx";
 import { NotFoundPage } from "./features/site/not-found-page.tsx";
 
 /** What shows a page, and for a page loaded on demand, how to fetch its code early (`load`). */
@@ -37,7 +37,7 @@ const PAGES: Record<RouteId, Page> = {
   verifyEmail: lazyPage(() => import("./features/accounts/verify-email-page.tsx"), (m) => m.VerifyEmailPage),
   waitlist: lazyPage(() => import("./features/billing/waitlist-page.tsx"), (m) => m.WaitlistPage),
   waitlistSuccess: lazyPage(() => import("./features/billing/waitlist-success-page.tsx"), (m) => m.WaitlistSuccessPage),
-  programList: lazyPage(() => import("./features/catalog/program-list-page.tsx"), (m) => m.ProgramListPage),
+  programList: lazyPage(() => import("./features/learning/program-list-page.tsx"), (m) => m.ProgramListPage),
   track: lazyPage(() => import("./features/learning/track-page.tsx"), (m) => m.TrackPage),
   subscription: lazyPage(() => import("./features/billing/subscription-page.tsx"), (m) => m.SubscriptionPage),
   admin: lazyPage(() => import("./features/admin/admin-page.tsx"), (m) => m.AdminPage),

@@ -5,7 +5,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 // The browser's own function is the one under attack; the suite lives with the other attacks.
 // eslint-disable-next-line no-restricted-imports
-import { PENDING_REDIRECT_KEY, safeRedirectPath, signInTarget, withRedirect } from "../../web/features/accounts/redirects.ts";
+import { PENDING_REDIRECT_KEY, safeRedirectPath, signInTarget, withRedirect } from "../../web/session/redirects.ts";
 
 const FOREIGN = [
   "https://evil.com",

@@ -9,7 +9,7 @@ import {
 } from "../../../shared/contracts/accounts.ts";
 import { authAcknowledgementSchema } from "../../../shared/contracts/session.ts";
 import { ApiRequestError, apiRequest } from "../../lib/api.ts";
-import { meQuery } from "./session-api.ts";
+import { meQuery } from "../../session/session.ts";
 
 /** The `code` of the server's `{ error: { code, message } }` answer, when the error is one. */
 export function errorCode(error: unknown): string | undefined {

@@ -4,7 +4,7 @@ import { forgotPasswordFormSchema } from "../../../shared/contracts/accounts.ts"
 import { FormMessages } from "../../ui/form-messages.tsx";
 import { TextField } from "../../ui/text-field.tsx";
 import { useRequestPasswordReset } from "./accounts-api.ts";
-import { withRedirect } from "./redirects.ts";
+import { withRedirect } from "../../session/redirects.ts";
 
 export function ForgotPasswordPage() {
   const [searchParams] = useSearchParams();

@@ -9,14 +9,14 @@ import {
 } from "../../../shared/contracts/accounts.ts";
 import { FormMessages } from "../../ui/form-messages.tsx";
 import { TextField } from "../../ui/text-field.tsx";
-import { useSiteConfig } from "../site/site-api.ts";
+import { useSiteConfig } from "../../lib/site-config.ts";
 import {
   isEmailNotVerified,
   useResendVerificationBySignIn,
   useSignIn,
   useSocialSignIn,
 } from "./accounts-api.ts";
-import { forgetPendingTargets, signInTarget, withRedirect } from "./redirects.ts";
+import { forgetPendingTargets, signInTarget, withRedirect } from "../../session/redirects.ts";
 import {
   readLoginNotice,
   useFinishSignIn,

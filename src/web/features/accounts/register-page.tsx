@@ -6,7 +6,7 @@ import { FormMessages } from "../../ui/form-messages.tsx";
 import { TextField } from "../../ui/text-field.tsx";
 import { notify } from "../../ui/toast.tsx";
 import { useRegister } from "./accounts-api.ts";
-import { rememberPendingRedirect, withRedirect } from "./redirects.ts";
+import { rememberPendingRedirect, withRedirect } from "../../session/redirects.ts";
 import { useGoToLogin } from "./sign-in-flow.ts";
 
 export function RegisterPage() {

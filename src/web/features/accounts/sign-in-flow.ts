@@ -5,8 +5,8 @@ import { useNavigate, useSearchParams } from "react-router";
 import * as z from "zod/mini";
 import { AUTH_MESSAGES } from "../../../shared/contracts/accounts.ts";
 import { notify } from "../../ui/toast.tsx";
-import { forgetPendingTargets, signInTarget, withRedirect } from "./redirects.ts";
-import { meQuery } from "./session-api.ts";
+import { forgetPendingTargets, signInTarget, withRedirect } from "../../session/redirects.ts";
+import { meQuery } from "../../session/session.ts";
 
 /** After a successful email sign-in: say so, load the new session, go where the visitor meant to go. */
 export function useFinishSignIn() {

@@ -5,7 +5,7 @@ import { AUTH_MESSAGES, loginFormSchema, type Credentials } from "../../../share
 import { FormMessages } from "../../ui/form-messages.tsx";
 import { TextField } from "../../ui/text-field.tsx";
 import { useResendVerificationBySignIn, useSendVerificationEmail, useVerifyEmail } from "./accounts-api.ts";
-import { useMe } from "./session-api.ts";
+import { useMe } from "../../session/session.ts";
 import { useFinishSignIn, useGoToLogin, type LoginNotice } from "./sign-in-flow.ts";
 
 export const VERIFIED_REDIRECT_MS = 3_000;

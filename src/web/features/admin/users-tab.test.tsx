@@ -6,7 +6,7 @@ import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vite
 import type { AdminUser, UserList } from "../../../shared/contracts/admin.ts";
 import type { MeUser } from "../../../shared/contracts/session.ts";
 import { notify } from "../../ui/toast.tsx";
-import { meQuery } from "../accounts/session-api.ts";
+import { meQuery } from "../../session/session.ts";
 import { UsersTab } from "./users-tab.tsx";
 import { polyfillDialog } from "../../testing/dialog.ts";
 

@@ -7,7 +7,7 @@ import { ADMIN_MESSAGES, USER_SORTS, type AdminUser, type UserSort } from "../..
 import { PLAN_LABELS, PLANS, type Plan } from "../../../shared/plans.ts";
 import { PagedTable, usePageParam } from "../../ui/pagination.tsx";
 import { TextField } from "../../ui/text-field.tsx";
-import { useSignedInUser } from "../accounts/session-api.ts";
+import { useSignedInUser } from "../../session/session.ts";
 import {
   formatLocalDate,
   formatLocalDateTime,

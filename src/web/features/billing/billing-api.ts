@@ -15,7 +15,7 @@ import {
 } from "../../../shared/contracts/billing.ts";
 import type { PaidPlan } from "../../../shared/plans.ts";
 import { apiRequest } from "../../lib/api.ts";
-import { meQuery } from "../accounts/session-api.ts";
+import { meQuery } from "../../session/session.ts";
 
 /** Everything under this key belongs to the signed-in user and changes with a payment. */
 const USER_BILLING_KEY = ["billing", "user"] as const;

@@ -6,7 +6,7 @@ import { remainingDaysLabel } from "../../../shared/billing.ts";
 import { BILLING_MESSAGES, type Prices, type Subscription } from "../../../shared/contracts/billing.ts";
 import { PAID_PLANS, type PaidPlan, type Plan } from "../../../shared/plans.ts";
 import { notify } from "../../ui/toast.tsx";
-import { useSignedInUser } from "../accounts/session-api.ts";
+import { useSignedInUser } from "../../session/session.ts";
 import {
   checkEligibility,
   createSubscription,

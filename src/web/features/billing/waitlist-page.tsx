@@ -6,7 +6,7 @@ import { BILLING_MESSAGES, type Prices, type WaitlistStatus } from "../../../sha
 import { PAID_PLANS, PLAN_LABELS, type PaidPlan } from "../../../shared/plans.ts";
 import { ApiRequestError } from "../../lib/api.ts";
 import { notify } from "../../ui/toast.tsx";
-import { useSignedInUser } from "../accounts/session-api.ts";
+import { useSignedInUser } from "../../session/session.ts";
 import {
   startWaitlistCheckout,
   usePrices,

@@ -1,6 +1,6 @@
 import { useEffect, useState } from "react";
 import { Link } from "react-router";
-import { useSiteConfig } from "../site/site-api.ts";
+import { useSiteConfig } from "../../lib/site-config.ts";
 import { loadChatWidget } from "./chat-widget.ts";
 
 type ChatState = "loading" | "ready" | "failed";

@@ -6,7 +6,7 @@ import { LEARNING_MESSAGES, type TrackDetail, type TrackModule } from "../../../
 import { ApiRequestError } from "../../lib/api.ts";
 import { MarkIcon } from "../../ui/mark-icon.tsx";
 import { notify } from "../../ui/toast.tsx";
-import { usePrograms } from "../catalog/catalog-api.ts";
+import { usePrograms } from "./catalog-api.ts";
 import { useMarkWatched, useTrack } from "./learning-api.ts";
 import { QuizPanel } from "./quiz-panel.tsx";
 import "./track.css";

@@ -1,7 +1,7 @@
 import { Link, Navigate, useSearchParams } from "react-router";
-import { useSignedInUser } from "../accounts/session-api.ts";
-import { safeRedirectPath } from "../accounts/redirects.ts";
-import { ProgramCards } from "../catalog/program-cards.tsx";
+import { useSignedInUser } from "../../session/session.ts";
+import { safeRedirectPath } from "../../session/redirects.ts";
+import { ProgramCards } from "../learning/program-cards.tsx";
 import { HeroVideo } from "./hero-video.tsx";
 
 export function HomePage() {

@@ -1,7 +1,7 @@
 // Layout routes for the guard rules of docs/product.md, "Routes and guards": wrap the pages that
 // need a verified user (RequireUser) or an admin (RequireAdmin).
 import { Navigate, Outlet, useLocation } from "react-router";
-import { useMe } from "./session-api.ts";
+import { useMe } from "./session.ts";
 
 function Guard({ adminOnly }: { adminOnly: boolean }) {
   const me = useMe();

@@ -1,7 +1,7 @@
 import { useState } from "react";
 import { Link, NavLink, useLocation } from "react-router";
-import { AccountMenu } from "../accounts/account-menu.tsx";
-import { useSignedInUser, useSignOut } from "../accounts/session-api.ts";
+import { AccountMenu } from "../features/accounts/account-menu.tsx";
+import { useSignedInUser, useSignOut } from "../session/session.ts";
 
 const NAV_LINKS = [
   { to: "/", label: "Home" },

@@ -3,9 +3,9 @@ import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { cleanup, render, screen } from "@testing-library/react";
 import { createMemoryRouter, RouterProvider } from "react-router";
 import { afterEach, describe, expect, it } from "vitest";
-import type { MeUser } from "../../../shared/contracts/session.ts";
+import type { MeUser } from "../../shared/contracts/session.ts";
 import { RequireAdmin, RequireUser } from "./guards.tsx";
-import { meQuery } from "./session-api.ts";
+import { meQuery } from "./session.ts";
 
 const learner: MeUser = {
   id: "u1",

@@ -8,8 +8,8 @@ import { LEARNING_MESSAGES } from "../../../shared/contracts/learning.ts";
 import type { MeUser } from "../../../shared/contracts/session.ts";
 import { isTrack, tracksForPlan } from "../../../shared/plans.ts";
 import { notify } from "../../ui/toast.tsx";
-import { meQuery, useSignedInUser } from "../accounts/session-api.ts";
-import { useProgress } from "../learning/learning-api.ts";
+import { meQuery, useSignedInUser } from "../../session/session.ts";
+import { useProgress } from "./learning-api.ts";
 import { usePrograms } from "./catalog-api.ts";
 import { ProgramCard } from "./program-cards.tsx";
 

@@ -1,5 +1,5 @@
 import { Link } from "react-router";
-import { useSiteConfig } from "./site-api.ts";
+import { useSiteConfig } from "../lib/site-config.ts";
 
 export function Footer() {
   const { data: site } = useSiteConfig();

@@ -6,9 +6,9 @@ import {
   authAcknowledgementSchema,
   meResponseSchema,
   type MeUser,
-} from "../../../shared/contracts/session.ts";
-import { apiRequest } from "../../lib/api.ts";
-import { notify } from "../../ui/toast.tsx";
+} from "../../shared/contracts/session.ts";
+import { apiRequest } from "../lib/api.ts";
+import { notify } from "../ui/toast.tsx";
 
 export const PLAN_WATCH_INTERVAL_MS = 30_000;
 

@@ -1,6 +1,6 @@
 import { queryOptions, useQuery } from "@tanstack/react-query";
-import { siteConfigSchema } from "../../../shared/contracts/site.ts";
-import { apiRequest } from "../../lib/api.ts";
+import { siteConfigSchema } from "../../shared/contracts/site.ts";
+import { apiRequest } from "./api.ts";
 
 export const siteConfigQuery = queryOptions({
   queryKey: ["site"],

@@ -1,8 +1,8 @@
 import { useId, type ReactNode } from "react";
 import { useNavigate } from "react-router";
 import type { ProgramSummary } from "../../../shared/contracts/catalog.ts";
-import { useSignedInUser } from "../accounts/session-api.ts";
-import { programPath, rememberPendingProgram } from "../accounts/redirects.ts";
+import { useSignedInUser } from "../../session/session.ts";
+import { programPath, rememberPendingProgram } from "../../session/redirects.ts";
 import { usePrograms } from "./catalog-api.ts";
 
 /** Where a logged-out visitor goes after choosing a program: log in first, then back to it. */
