@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { ADMIN_MESSAGES } from "./contracts/admin.ts";
-import { answerLetter, checkQuestion, optionLetter } from "./quiz.ts";
+import { optionLetter } from "./quiz-option.ts";
+import { answerLetter, checkQuestion } from "./quiz.ts";
 
 describe("optionLetter", () => {
   it.each([

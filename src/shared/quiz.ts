@@ -1,12 +1,8 @@
 // A quiz question's rules (docs/product.md, "Quiz questions"): options start with a letter and ")",
 // the answer is that letter. Pure: the admin form checks a question as it is added, the server on
-// every save and on every learner's answer.
+// every save and on every learner's answer. How an option's letter is read is quiz-option.ts's.
 import { ADMIN_MESSAGES, type QuizQuestionInput } from "./contracts/admin.ts";
-
-/** The letter an option starts with: "B) A price area..." -> "B". */
-export function optionLetter(option: string): string | null {
-  return /^\s*([A-Za-z])\)/.exec(option)?.[1]?.toUpperCase() ?? null;
-}
+import { optionLetter } from "./quiz-option.ts";
 
 /** The answer as a letter: "b", "B", "B)" and "B) Sell" all mean "B"; anything else is null. */
 export function answerLetter(answer: string): string | null {

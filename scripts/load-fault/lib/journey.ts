@@ -2,7 +2,7 @@
 // mark a video watched, answer a quiz question. Every answer is recorded by step and route.
 import { programListSchema } from "../../../src/shared/contracts/catalog.ts";
 import { quizAnswerResponseSchema, trackDetailSchema, watchedResponseSchema } from "../../../src/shared/contracts/learning.ts";
-import { optionLetter } from "../../../src/shared/quiz.ts";
+import { optionLetter } from "../../../src/shared/quiz-option.ts";
 import type { Answer, Client } from "./http-client.ts";
 import { signIn } from "./learners.ts";
 import type { Recorder } from "./stats.ts";

@@ -7,7 +7,7 @@
 import { existsSync, mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { trackDetailSchema } from "../../../src/shared/contracts/learning.ts";
-import { optionLetter } from "../../../src/shared/quiz.ts";
+import { optionLetter } from "../../../src/shared/quiz-option.ts";
 import { freePort } from "../../../src/server/testing/child-process-env.ts";
 import { AppProcess } from "../lib/app-process.ts";
 import { withDatabase } from "../lib/databases.ts";

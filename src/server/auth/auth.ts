@@ -1,7 +1,7 @@
 // Accounts through Better Auth: email and password with verification and reset, Google (OIDC)
 // and MQL5 (OAuth 2.0) through its generic OAuth plugin. Sessions live in the database.
 import { AsyncLocalStorage } from "node:async_hooks";
-import { betterAuth } from "better-auth";
+import { betterAuth, type BetterAuthOptions } from "better-auth";
 import { drizzleAdapter } from "better-auth/adapters/drizzle";
 import { createAuthMiddleware, isAPIError } from "better-auth/api";
 import { genericOAuth, type GenericOAuthConfig } from "better-auth/plugins/generic-oauth";
@@ -95,20 +95,145 @@ function googleConfig(env: NonNullable<Env["google"]>): GenericOAuthConfig {
   };
 }
 
-export function createAuth(options: {
-  env: Env;
-  db: Db;
-  mailer: Mailer;
-  log: FastifyBaseLogger;
-  /** Run in order, once the new user's rows are committed. */
-  onUserCreated?: UserCreatedListener[];
-}) {
-  const { env, db, mailer, log, onUserCreated = [] } = options;
-  const oauthProviders = [
-    ...(env.google ? [googleConfig(env.google)] : []),
-    ...(env.mql5 ? [mql5Config(env.mql5, env.appUrl)] : []),
-  ];
+/** What the auth configuration needs from the server. */
+type AuthDeps = { env: Env; db: Db; mailer: Mailer; log: FastifyBaseLogger };
 
+/** The sign-in providers of the generic OAuth plugin: Google and MQL5, each when it is configured. */
+function oauthProviders(env: Env): GenericOAuthConfig[] {
+  return [...(env.google ? [googleConfig(env.google)] : []), ...(env.mql5 ? [mql5Config(env.mql5, env.appUrl)] : [])];
+}
+
+/** Email and password accounts: verified before they sign in, reset by a mailed link. */
+function emailAndPasswordOptions({ env, mailer }: Pick<AuthDeps, "env" | "mailer">) {
+  return {
+    enabled: true,
+    password: createPasswordHashing(),
+    requireEmailVerification: true,
+    autoSignIn: false,
+    minPasswordLength: MIN_PASSWORD_LENGTH,
+    maxPasswordLength: 128,
+    resetPasswordTokenExpiresIn: 60 * 60,
+    revokeSessionsOnPasswordReset: true,
+    async sendResetPassword({ user, token }) {
+      const url = `${env.appUrl}/reset-password?${new URLSearchParams({ token })}`;
+      try {
+        await mailer.send(passwordResetEmail({ to: user.email, name: user.name, url }));
+      } catch (error) {
+        const outcome = resetMailOutcome.getStore();
+        if (outcome) outcome.failed = true;
+        throw error;
+      }
+    },
+  } satisfies BetterAuthOptions["emailAndPassword"];
+}
+
+/**
+ * Verification mails. Every path that sends one meets in sendVerificationEmail, so the limit of an
+ * account's share per window is checked there (docs/decisions/007-verification-mail-limit.md).
+ */
+function emailVerificationOptions({ env, db, mailer, log }: AuthDeps) {
+  return {
+    // The register endpoint sends the first mail itself, so that it can tell when it failed.
+    sendOnSignUp: false,
+    sendOnSignIn: true,
+    autoSignInAfterVerification: false,
+    expiresIn: 24 * 60 * 60,
+    async sendVerificationEmail({ user, token }) {
+      if (!(await claimVerificationMail(db, user.id, Date.now()))) {
+        const outcome = verificationMailStore.getStore();
+        if (outcome) outcome.limited = true;
+        log.warn({ userId: user.id }, "verification mail not sent: the account had its share in this window");
+        return;
+      }
+      const url = `${env.appUrl}/verify-email?${new URLSearchParams({ oobCode: token })}`;
+      await mailer.send(verificationEmail({ to: user.email, name: user.name, url }));
+    },
+  } satisfies BetterAuthOptions["emailVerification"];
+}
+
+/**
+ * Signing in with an unverified email asks for a mail, and the library answers 403 ("we sent you a
+ * new link") whether or not it went out. Once a mail of this account was refused in the current
+ * window, the answer is 429 instead: the password was right, so it reveals nothing the 403 does not.
+ */
+function verificationLimitedSignIn(db: Db) {
+  return createAuthMiddleware(async (ctx) => {
+    if (ctx.path !== "/sign-in/email") return;
+    const returned = ctx.context.returned;
+    if (!isAPIError(returned) || returned.body?.code !== "EMAIL_NOT_VERIFIED") return;
+    const email = signInEmail(ctx.body);
+    if (!email) return;
+    const [user] = await db
+      .select({ id: users.id })
+      .from(users)
+      .where(sql`lower(${users.email}) = ${email.toLowerCase()}`);
+    if (!user || !(await verificationMailRefused(db, user.id, Date.now()))) return;
+    // A Response, because the library keeps the endpoint's status for an error a hook throws.
+    return Response.json({ code: "TOO_MANY_REQUESTS", message: "Too many verification emails." }, { status: 429 });
+  });
+}
+
+/** What follows a new user, account or session row: the listeners, the provider, last activity. */
+function databaseHooks(db: Db, onUserCreated: readonly UserCreatedListener[]) {
+  return {
+    user: {
+      create: {
+        // Runs after the user and account rows are committed together.
+        async after(user) {
+          for (const listener of onUserCreated) await listener({ id: user.id });
+        },
+      },
+    },
+    account: {
+      create: {
+        async after(account) {
+          const provider = PROVIDER_BY_ACCOUNT[account.providerId];
+          if (!provider) return;
+          await db
+            .update(users)
+            .set({ provider })
+            .where(and(eq(users.id, account.userId), isNull(users.provider)));
+        },
+      },
+    },
+    session: {
+      create: {
+        async after(session) {
+          await db.update(users).set({ lastActiveAt: session.createdAt }).where(eq(users.id, session.userId));
+        },
+      },
+    },
+  } satisfies BetterAuthOptions["databaseHooks"];
+}
+
+/**
+ * Per-address limits on /api/auth/*, counted in the database so that N instances allow what one
+ * allows (docs/operations.md). Built anew for each instance, as every other option is.
+ */
+function rateLimitOptions() {
+  return {
+    enabled: true,
+    storage: "database",
+    window: 60,
+    max: 100,
+    customRules: {
+      "/sign-in/email": { window: 60, max: 10 },
+      "/sign-up/email": { window: 60, max: 5 },
+      "/send-verification-email": { window: 60, max: 3 },
+      "/request-password-reset": { window: 60, max: 3 },
+      "/reset-password": { window: 60, max: 5 },
+    },
+  } satisfies BetterAuthOptions["rateLimit"];
+}
+
+export function createAuth(
+  options: AuthDeps & {
+    /** Run in order, once the new user's rows are committed. */
+    onUserCreated?: UserCreatedListener[];
+  },
+) {
+  const { env, db, log, onUserCreated = [] } = options;
+  const providers = oauthProviders(env);
   return betterAuth({
     appName: "Trading Academy",
     baseURL: env.appUrl,
@@ -123,63 +248,9 @@ export function createAuth(options: {
       transaction: true,
       schema: { user: users, session: sessions, account: accounts, verification: verifications, rateLimit: rateLimits },
     }),
-    emailAndPassword: {
-      enabled: true,
-      password: createPasswordHashing(),
-      requireEmailVerification: true,
-      autoSignIn: false,
-      minPasswordLength: MIN_PASSWORD_LENGTH,
-      maxPasswordLength: 128,
-      resetPasswordTokenExpiresIn: 60 * 60,
-      revokeSessionsOnPasswordReset: true,
-      async sendResetPassword({ user, token }) {
-        const url = `${env.appUrl}/reset-password?${new URLSearchParams({ token })}`;
-        try {
-          await mailer.send(passwordResetEmail({ to: user.email, name: user.name, url }));
-        } catch (error) {
-          const outcome = resetMailOutcome.getStore();
-          if (outcome) outcome.failed = true;
-          throw error;
-        }
-      },
-    },
-    emailVerification: {
-      // The register endpoint sends the first mail itself, so that it can tell when it failed.
-      sendOnSignUp: false,
-      sendOnSignIn: true,
-      autoSignInAfterVerification: false,
-      expiresIn: 24 * 60 * 60,
-      async sendVerificationEmail({ user, token }) {
-        if (!(await claimVerificationMail(db, user.id, Date.now()))) {
-          const outcome = verificationMailStore.getStore();
-          if (outcome) outcome.limited = true;
-          log.warn({ userId: user.id }, "verification mail not sent: the account had its share in this window");
-          return;
-        }
-        const url = `${env.appUrl}/verify-email?${new URLSearchParams({ oobCode: token })}`;
-        await mailer.send(verificationEmail({ to: user.email, name: user.name, url }));
-      },
-    },
-    hooks: {
-      // Signing in with an unverified email asks for a mail, and the library answers 403 ("we sent
-      // you a new link") whether or not it went out. Once a mail of this account was refused in the
-      // current window, the answer is 429 instead: the password was right, so it reveals nothing
-      // the 403 does not.
-      after: createAuthMiddleware(async (ctx) => {
-        if (ctx.path !== "/sign-in/email") return;
-        const returned = ctx.context.returned;
-        if (!isAPIError(returned) || returned.body?.code !== "EMAIL_NOT_VERIFIED") return;
-        const email = signInEmail(ctx.body);
-        if (!email) return;
-        const [user] = await db
-          .select({ id: users.id })
-          .from(users)
-          .where(sql`lower(${users.email}) = ${email.toLowerCase()}`);
-        if (!user || !(await verificationMailRefused(db, user.id, Date.now()))) return;
-        // A Response, because the library keeps the endpoint's status for an error a hook throws.
-        return Response.json({ code: "TOO_MANY_REQUESTS", message: "Too many verification emails." }, { status: 429 });
-      }),
-    },
+    emailAndPassword: emailAndPasswordOptions(options),
+    emailVerification: emailVerificationOptions(options),
+    hooks: { after: verificationLimitedSignIn(db) },
     account: {
       // An email that already has an account is not silently joined to a new sign-in method.
       accountLinking: { enabled: false },
@@ -188,19 +259,7 @@ export function createAuth(options: {
       expiresIn: 30 * 24 * 60 * 60,
       updateAge: 24 * 60 * 60,
     },
-    rateLimit: {
-      enabled: true,
-      storage: "database",
-      window: 60,
-      max: 100,
-      customRules: {
-        "/sign-in/email": { window: 60, max: 10 },
-        "/sign-up/email": { window: 60, max: 5 },
-        "/send-verification-email": { window: 60, max: 3 },
-        "/request-password-reset": { window: 60, max: 3 },
-        "/reset-password": { window: 60, max: 5 },
-      },
-    },
+    rateLimit: rateLimitOptions(),
     advanced: {
       // The library turns these checks off by itself when NODE_ENV is "test" or TEST is set:
       // callback and redirect URLs must stay on APP_URL, and a request carrying the session cookie
@@ -212,36 +271,8 @@ export function createAuth(options: {
       useSecureCookies: env.isProduction || env.appUrl.startsWith("https://"),
       ipAddress: { ipAddressHeaders: [CLIENT_IP_HEADER] },
     },
-    databaseHooks: {
-      user: {
-        create: {
-          // Runs after the user and account rows are committed together.
-          async after(user) {
-            for (const listener of onUserCreated) await listener({ id: user.id });
-          },
-        },
-      },
-      account: {
-        create: {
-          async after(account) {
-            const provider = PROVIDER_BY_ACCOUNT[account.providerId];
-            if (!provider) return;
-            await db
-              .update(users)
-              .set({ provider })
-              .where(and(eq(users.id, account.userId), isNull(users.provider)));
-          },
-        },
-      },
-      session: {
-        create: {
-          async after(session) {
-            await db.update(users).set({ lastActiveAt: session.createdAt }).where(eq(users.id, session.userId));
-          },
-        },
-      },
-    },
-    plugins: oauthProviders.length > 0 ? [genericOAuth({ config: oauthProviders })] : [],
+    databaseHooks: databaseHooks(db, onUserCreated),
+    plugins: providers.length > 0 ? [genericOAuth({ config: providers })] : [],
     logger: {
       log(level, message, ...args) {
         log[level]({ args }, `auth: ${message}`);

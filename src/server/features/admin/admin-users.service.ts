@@ -13,6 +13,7 @@ import { isTrack, TRACKS, type Plan, type Track } from "../../../shared/plans.ts
 import type { Db } from "../../db/client.ts";
 import { auditLog, programs, userProgress, users } from "../../db/schema.ts";
 import { HttpError } from "../../plugins/errors.ts";
+import { replaceProgress } from "../learning/progress.ts";
 import { admitFromWaitlist, setUserPlan, type UserRow } from "../users/users.service.ts";
 
 export type Admin = { id: string };
@@ -134,7 +135,8 @@ const noProgramMessage = (track: Track) => `There is no ${track} program.`;
 
 /**
  * Stores each given track's progress as it is: any JSON value, or the text the admin typed when
- * it was not JSON (a jsonb string). All tracks or none, with one audit entry.
+ * it was not JSON (a jsonb string). All tracks or none, with one audit entry. Learning writes
+ * the entries (replaceProgress), as it writes every progress entry.
  */
 export async function setUserProgress(
   db: Db,
@@ -150,32 +152,13 @@ export async function setUserProgress(
     const missing = tracks.find((track) => !existing.some((program) => program.id === track));
     if (missing) throw new HttpError(400, "VALIDATION", noProgramMessage(missing));
 
-    const before = await tx
-      .select({ track: userProgress.programId, data: userProgress.data })
-      .from(userProgress)
-      .where(and(eq(userProgress.userId, input.userId), inArray(userProgress.programId, tracks)));
-    await tx
-      .insert(userProgress)
-      .values(
-        entries.map(({ track, data }) => ({
-          userId: input.userId,
-          programId: track,
-          // Serialized here, so that null and plain text are stored as jsonb values whatever the driver.
-          data: sql`${JSON.stringify(data)}::jsonb`,
-        })),
-      )
-      .onConflictDoUpdate({
-        target: [userProgress.userId, userProgress.programId],
-        set: { data: sql`excluded.data`, updatedAt: sql`now()` },
-      });
+    const changes = await replaceProgress(tx, input.userId, entries);
     await tx.insert(auditLog).values({
       actorId: admin.id,
       subjectUserId: input.userId,
       action: "progress.edited",
       reason: "admin",
-      changes: Object.fromEntries(
-        entries.map(({ track, data }) => [track, { from: before.find((row) => row.track === track)?.data ?? null, to: data }]),
-      ),
+      changes: Object.fromEntries(changes.map(({ track, from, to }) => [track, { from, to }])),
     });
   });
 }

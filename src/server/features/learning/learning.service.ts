@@ -1,14 +1,16 @@
 // Studying a track: what an entitled learner may see, marking videos watched and answering the
-// quiz. Every check is made here on the server from the user's effective plan.
-import { and, desc, eq, sql } from "drizzle-orm";
+// quiz. Every check is made here on the server from the user's effective plan; the progress
+// entries themselves are written in progress.ts.
+import { and, desc, eq } from "drizzle-orm";
 import { LEARNING_MESSAGES, type TrackDetail } from "../../../shared/contracts/learning.ts";
+import { isQuizUnlocked } from "../../../shared/learning.ts";
 import { canOpenTrack, isTrack, type Plan, type Track } from "../../../shared/plans.ts";
 import type { Db } from "../../db/client.ts";
-import { programs, quizAttempts, userProgress } from "../../db/schema.ts";
+import { quizAttempts, userProgress } from "../../db/schema.ts";
 import type { Catalog, CatalogTrack } from "../catalog/catalog.service.ts";
 import { HttpError } from "../../plugins/errors.ts";
-import { optionLetter } from "../../../shared/quiz.ts";
-import { watchedModuleIds } from "./progress.ts";
+import { optionLetter } from "../../../shared/quiz-option.ts";
+import { recordWatched, watchedModuleIds } from "./progress.ts";
 
 type Learner = { id: string; plan: Plan };
 
@@ -67,32 +69,12 @@ export async function getTrack(db: Db, catalog: Catalog, learner: Learner, track
           title: quiz.title,
           moduleId: quiz.moduleId,
           section: quiz.section,
-          unlocked: watched.includes(quiz.moduleId),
+          unlocked: isQuizUnlocked(quiz, watched),
           questions: quiz.questions.map(({ question, options }) => ({ question, options })),
           answers,
         }
       : null,
   };
-}
-
-/** The beginner progress entry every account starts with (docs/data.md, "Learning"). */
-async function createStarterProgress(db: Db, userId: string) {
-  const [beginner] = await db.select({ id: programs.id }).from(programs).where(eq(programs.id, "beginner"));
-  if (!beginner) return; // an administrator removed the Beginner program
-  await db.insert(userProgress).values({ userId, programId: beginner.id, data: {} }).onConflictDoNothing();
-}
-
-async function withOneRetry(task: () => Promise<void>) {
-  try {
-    await task();
-  } catch {
-    await task();
-  }
-}
-
-/** A new account starts learning: subscribed to auth's "a user was created" in app.ts. */
-export async function startProgress(db: Db, userId: string): Promise<void> {
-  await withOneRetry(() => createStarterProgress(db, userId));
 }
 
 /** Marks a video watched: merged into the learner's progress, idempotent. */
@@ -107,21 +89,8 @@ export async function markWatched(
   if (!track.modules.some((m) => m.id === moduleId)) {
     throw new HttpError(404, "MODULE_NOT_FOUND", LEARNING_MESSAGES.moduleNotFound);
   }
-  const entry = { [moduleId]: true };
-  const [row] = await db
-    .insert(userProgress)
-    .values({ userId: learner.id, programId: track.program.id, data: entry })
-    .onConflictDoUpdate({
-      target: [userProgress.userId, userProgress.programId],
-      // An entry an administrator replaced with something other than an object starts afresh.
-      set: {
-        data: sql`case when jsonb_typeof(${userProgress.data}) = 'object'
-          then ${userProgress.data} || excluded.data else excluded.data end`,
-        updatedAt: sql`now()`,
-      },
-    })
-    .returning({ data: userProgress.data });
-  return watchedModuleIds(row?.data, track.modules.map((m) => m.id));
+  const data = await recordWatched(db, learner.id, track.program.id, moduleId);
+  return watchedModuleIds(data, track.modules.map((m) => m.id));
 }
 
 /** Checks a chosen option on the server and records the attempt. */
@@ -136,7 +105,7 @@ export async function answerQuestion(
   const quiz = trackQuiz(track);
   if (!quiz) throw new HttpError(404, "QUIZ_NOT_FOUND", LEARNING_MESSAGES.questionNotFound);
   const watched = watchedModuleIds(await progressData(db, learner.id, track.program.id), [quiz.moduleId]);
-  if (watched.length === 0) {
+  if (!isQuizUnlocked(quiz, watched)) {
     throw new HttpError(403, "QUIZ_LOCKED", LEARNING_MESSAGES.quizLocked(quiz.section));
   }
   const question = quiz.questions[input.questionIndex];

@@ -1,8 +1,90 @@
-// Reading a progress entry. A learner's entry maps module ids to true; an administrator may have
-// stored any JSON or text there, which simply counts as nothing watched.
+// A learner's progress entries (user_progress, docs/data.md "Learning"): how an entry is read, and
+// every write to the table, so that what an entry holds is decided here alone. A learner's entry
+// maps module ids to true; an administrator may have stored any JSON or text there, which simply
+// counts as nothing watched.
+import { and, eq, inArray, sql } from "drizzle-orm";
+import type { Track } from "../../../shared/plans.ts";
+import type { Db, Tx } from "../../db/client.ts";
+import { programs, userProgress } from "../../db/schema.ts";
 
 export function watchedModuleIds(data: unknown, moduleIds: readonly string[]): string[] {
   if (typeof data !== "object" || data === null || Array.isArray(data)) return [];
   const entry = data as Record<string, unknown>;
   return moduleIds.filter((id) => entry[id] === true);
+}
+
+/** The beginner progress entry every account starts with (docs/data.md, "Learning"). */
+async function createStarterProgress(db: Db, userId: string) {
+  const [beginner] = await db.select({ id: programs.id }).from(programs).where(eq(programs.id, "beginner"));
+  if (!beginner) return; // an administrator removed the Beginner program
+  await db.insert(userProgress).values({ userId, programId: beginner.id, data: {} }).onConflictDoNothing();
+}
+
+async function withOneRetry(task: () => Promise<void>) {
+  try {
+    await task();
+  } catch {
+    await task();
+  }
+}
+
+/** A new account starts learning: subscribed to auth's "a user was created" in app.ts. */
+export async function startProgress(db: Db, userId: string): Promise<void> {
+  await withOneRetry(() => createStarterProgress(db, userId));
+}
+
+/** Merges "this video is watched" into the learner's entry, idempotent; the entry as now stored. */
+export async function recordWatched(db: Db, userId: string, track: Track, moduleId: string): Promise<unknown> {
+  const entry = { [moduleId]: true };
+  const [row] = await db
+    .insert(userProgress)
+    .values({ userId, programId: track, data: entry })
+    .onConflictDoUpdate({
+      target: [userProgress.userId, userProgress.programId],
+      // An entry an administrator replaced with something other than an object starts afresh.
+      set: {
+        data: sql`case when jsonb_typeof(${userProgress.data}) = 'object'
+          then ${userProgress.data} || excluded.data else excluded.data end`,
+        updatedAt: sql`now()`,
+      },
+    })
+    .returning({ data: userProgress.data });
+  return row?.data;
+}
+
+/** What an entry held before a replacement and holds after it; null where there was no entry. */
+export type ProgressChange = { track: Track; from: unknown; to: unknown };
+
+/**
+ * An administrator's Edit Progress: stores each entry's data as it is, any JSON value or text (a
+ * jsonb string), and says what changed, in the entries' order. On the caller's transaction, so
+ * that the entries and the audit entry recording the change are written together or not at all.
+ */
+export async function replaceProgress(
+  tx: Tx,
+  userId: string,
+  entries: readonly { track: Track; data: unknown }[],
+): Promise<ProgressChange[]> {
+  if (entries.length === 0) return []; // an insert needs at least one row
+  const tracks = entries.map((entry) => entry.track);
+  const before = await tx
+    .select({ track: userProgress.programId, data: userProgress.data })
+    .from(userProgress)
+    .where(and(eq(userProgress.userId, userId), inArray(userProgress.programId, tracks)));
+  await tx
+    .insert(userProgress)
+    .values(
+      entries.map(({ track, data }) => ({
+        userId,
+        programId: track,
+        // Serialized here, so that null and plain text are stored as jsonb values whatever the driver.
+        data: sql`${JSON.stringify(data)}::jsonb`,
+      })),
+    )
+    .onConflictDoUpdate({
+      target: [userProgress.userId, userProgress.programId],
+      set: { data: sql`excluded.data`, updatedAt: sql`now()` },
+    });
+  const previous = (track: Track) => before.find((row) => row.track === track)?.data ?? null;
+  return entries.map(({ track, data }) => ({ track, from: previous(track), to: data }));
 }

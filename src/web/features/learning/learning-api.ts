@@ -8,6 +8,7 @@ import {
   watchedResponseSchema,
   type TrackDetail,
 } from "../../../shared/contracts/learning.ts";
+import { isQuizUnlocked } from "../../../shared/learning.ts";
 import { apiRequest, ApiRequestError } from "../../lib/api.ts";
 import { notify } from "../../ui/toast.tsx";
 
@@ -31,14 +32,9 @@ export function useTrack(track: string) {
   return useQuery(trackQuery(track));
 }
 
-/** The letter the server expects for an option: "B) A price area..." -> "B", else its position. */
-export function optionLetter(option: string, index: number): string {
-  return /^\s*([A-Za-z])\)/.exec(option)?.[1]?.toUpperCase() ?? String.fromCharCode(65 + index);
-}
-
-/** The same rule as the server's: the quiz opens once the video it belongs to is watched. */
+/** The track after Mark as Watched, the quiz unlocked by the server's own rule (shared/learning.ts). */
 function withWatched(detail: TrackDetail, watched: string[]): TrackDetail {
-  const quiz = detail.quiz && { ...detail.quiz, unlocked: watched.includes(detail.quiz.moduleId) };
+  const quiz = detail.quiz && { ...detail.quiz, unlocked: isQuizUnlocked(detail.quiz, watched) };
   return { ...detail, watched, quiz };
 }
 

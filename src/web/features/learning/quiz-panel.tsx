@@ -2,8 +2,9 @@
 // watched, then each option is checked by the server and the latest answer per question is shown.
 import { useId } from "react";
 import { LEARNING_MESSAGES, type LearnerQuiz } from "../../../shared/contracts/learning.ts";
+import { optionLetterOrPosition } from "../../../shared/quiz-option.ts";
 import { MarkIcon } from "../../ui/mark-icon.tsx";
-import { optionLetter, useAnswerQuestion } from "./learning-api.ts";
+import { useAnswerQuestion } from "./learning-api.ts";
 
 export function QuizPanel({ quiz, track }: { quiz: LearnerQuiz; track: string }) {
   const titleId = useId();
@@ -61,7 +62,7 @@ function QuizQuestion(props: {
       </p>
       <div role="group" aria-labelledby={questionId} aria-busy={pending} className="quiz-options">
         {question.options.map((option, optionIndex) => {
-          const letter = optionLetter(option, optionIndex);
+          const letter = optionLetterOrPosition(option, optionIndex);
           const chosen = answer?.option === letter;
           const verdict = chosen ? (answer.correct ? " is-correct" : " is-incorrect") : "";
           return (
