@@ -1,6 +1,6 @@
 // The avatar menu of wide screens (docs/product.md, "Shell"), built as an ARIA menu button: Enter,
 // Space or ArrowDown open it, arrows move between items, Escape or Tab close it.
-import { useEffect, useId, useRef, useState, type KeyboardEvent } from "react";
+import { useEffect, useId, useRef, useState, type KeyboardEvent, type RefObject } from "react";
 import { Link, useLocation } from "react-router";
 import type { MeUser } from "../../../shared/contracts/session.ts";
 
@@ -16,8 +16,56 @@ function menuItems(menu: HTMLElement | null): HTMLElement[] {
   return Array.from(menu?.querySelectorAll<HTMLElement>('[role="menuitem"]') ?? []);
 }
 
-export function AccountMenu(props: { user: MeUser; signingOut: boolean; onSignOut(): void }) {
+type AccountMenuProps = { user: MeUser; signingOut: boolean; onSignOut(): void };
+
+export function AccountMenu(props: AccountMenuProps) {
   const { user } = props;
+  const { open, setOpen, rootRef, buttonRef, menuRef } = useMenuOpen();
+  const id = useId();
+  const buttonId = `${id}-button`;
+  const menuId = `${id}-menu`;
+  const summaryId = `${id}-summary`;
+
+  function onButtonKeyDown(event: KeyboardEvent) {
+    if (event.key === "ArrowDown" && !open) {
+      event.preventDefault();
+      setOpen(true);
+    }
+  }
+
+  return (
+    <div className="account-menu" ref={rootRef}>
+      <button
+        ref={buttonRef}
+        id={buttonId}
+        type="button"
+        className="avatar-button"
+        aria-haspopup="menu"
+        aria-expanded={open}
+        aria-controls={open ? menuId : undefined}
+        onClick={() => setOpen((isOpen) => !isOpen)}
+        onKeyDown={onButtonKeyDown}
+      >
+        {initialsOf(user)}
+        <span className="visually-hidden"> account menu</span>
+      </button>
+      {open && (
+        <AccountPanel
+          {...props}
+          ids={{ button: buttonId, menu: menuId, summary: summaryId }}
+          menuRef={menuRef}
+          onMenuKeyDown={(event) => moveMenuFocus(event, menuRef.current, () => setOpen(false))}
+        />
+      )}
+    </div>
+  );
+}
+
+/**
+ * Whether the menu is open, with the closing it does by itself: on a page change, a pointer
+ * outside it, or Escape. Opening it puts the focus on its first item.
+ */
+function useMenuOpen() {
   const [open, setOpen] = useState(false);
   const location = useLocation();
   const [menuLocation, setMenuLocation] = useState(location.key);
@@ -29,10 +77,6 @@ export function AccountMenu(props: { user: MeUser; signingOut: boolean; onSignOu
   const rootRef = useRef<HTMLDivElement>(null);
   const buttonRef = useRef<HTMLButtonElement>(null);
   const menuRef = useRef<HTMLUListElement>(null);
-  const id = useId();
-  const buttonId = `${id}-button`;
-  const menuId = `${id}-menu`;
-  const summaryId = `${id}-summary`;
 
   useEffect(() => {
     if (!open) return;
@@ -54,103 +98,84 @@ export function AccountMenu(props: { user: MeUser; signingOut: boolean; onSignOu
     };
   }, [open]);
 
-  function onButtonKeyDown(event: KeyboardEvent) {
-    if (event.key === "ArrowDown" && !open) {
+  return { open, setOpen, rootRef, buttonRef, menuRef };
+}
+
+/** The menu's own keys: arrows, Home and End move between the items; Tab leaves, closing it. */
+function moveMenuFocus(event: KeyboardEvent, menu: HTMLElement | null, close: () => void) {
+  const items = menuItems(menu);
+  const index = items.findIndex((item) => item === document.activeElement);
+  const focusAt = (next: number) => items[(next + items.length) % items.length]?.focus();
+  switch (event.key) {
+    case "ArrowDown":
       event.preventDefault();
-      setOpen(true);
-    }
+      focusAt(index + 1);
+      break;
+    case "ArrowUp":
+      event.preventDefault();
+      focusAt(index - 1);
+      break;
+    case "Home":
+      event.preventDefault();
+      focusAt(0);
+      break;
+    case "End":
+      event.preventDefault();
+      focusAt(items.length - 1);
+      break;
+    case "Tab":
+      close();
+      break;
   }
+}
 
-  function onMenuKeyDown(event: KeyboardEvent) {
-    const items = menuItems(menuRef.current);
-    const index = items.findIndex((item) => item === document.activeElement);
-    const focusAt = (next: number) => items[(next + items.length) % items.length]?.focus();
-    switch (event.key) {
-      case "ArrowDown":
-        event.preventDefault();
-        focusAt(index + 1);
-        break;
-      case "ArrowUp":
-        event.preventDefault();
-        focusAt(index - 1);
-        break;
-      case "Home":
-        event.preventDefault();
-        focusAt(0);
-        break;
-      case "End":
-        event.preventDefault();
-        focusAt(items.length - 1);
-        break;
-      case "Tab":
-        setOpen(false);
-        break;
-    }
-  }
+type AccountPanelProps = AccountMenuProps & {
+  ids: { button: string; menu: string; summary: string };
+  menuRef: RefObject<HTMLUListElement | null>;
+  onMenuKeyDown: (event: KeyboardEvent) => void;
+};
 
+/** The open menu: who is signed in, then the items. */
+function AccountPanel({ user, signingOut, onSignOut, ids, menuRef, onMenuKeyDown }: AccountPanelProps) {
   return (
-    <div className="account-menu" ref={rootRef}>
-      <button
-        ref={buttonRef}
-        id={buttonId}
-        type="button"
-        className="avatar-button"
-        aria-haspopup="menu"
-        aria-expanded={open}
-        aria-controls={open ? menuId : undefined}
-        onClick={() => setOpen((isOpen) => !isOpen)}
-        onKeyDown={onButtonKeyDown}
+    <div className="account-panel">
+      <div id={ids.summary} className="account-summary">
+        <p className="account-email">{user.email}</p>
+        <p>Access Level: {user.accessLevel}</p>
+        <p className="account-programs-label">Programs:</p>
+        <ul className="account-programs">
+          {user.tracks.map((track) => (
+            <li key={track}>{capitalize(track)}</li>
+          ))}
+        </ul>
+      </div>
+      <ul
+        ref={menuRef}
+        id={ids.menu}
+        role="menu"
+        aria-labelledby={ids.button}
+        aria-describedby={ids.summary}
+        className="account-actions"
+        onKeyDown={onMenuKeyDown}
       >
-        {initialsOf(user)}
-        <span className="visually-hidden"> account menu</span>
-      </button>
-      {open && (
-        <div className="account-panel">
-          <div id={summaryId} className="account-summary">
-            <p className="account-email">{user.email}</p>
-            <p>Access Level: {user.accessLevel}</p>
-            <p className="account-programs-label">Programs:</p>
-            <ul className="account-programs">
-              {user.tracks.map((track) => (
-                <li key={track}>{capitalize(track)}</li>
-              ))}
-            </ul>
-          </div>
-          <ul
-            ref={menuRef}
-            id={menuId}
-            role="menu"
-            aria-labelledby={buttonId}
-            aria-describedby={summaryId}
-            className="account-actions"
-            onKeyDown={onMenuKeyDown}
-          >
-            <li role="none">
-              <Link role="menuitem" tabIndex={-1} to="/subscription">
-                Manage Subscription
-              </Link>
-            </li>
-            {user.isAdmin && (
-              <li role="none">
-                <Link role="menuitem" tabIndex={-1} to="/admin">
-                  Admin Panel
-                </Link>
-              </li>
-            )}
-            <li role="none">
-              <button
-                role="menuitem"
-                tabIndex={-1}
-                type="button"
-                disabled={props.signingOut}
-                onClick={props.onSignOut}
-              >
-                {props.signingOut ? "Logging out..." : "Logout"}
-              </button>
-            </li>
-          </ul>
-        </div>
-      )}
+        <li role="none">
+          <Link role="menuitem" tabIndex={-1} to="/subscription">
+            Manage Subscription
+          </Link>
+        </li>
+        {user.isAdmin && (
+          <li role="none">
+            <Link role="menuitem" tabIndex={-1} to="/admin">
+              Admin Panel
+            </Link>
+          </li>
+        )}
+        <li role="none">
+          <button role="menuitem" tabIndex={-1} type="button" disabled={signingOut} onClick={onSignOut}>
+            {signingOut ? "Logging out..." : "Logout"}
+          </button>
+        </li>
+      </ul>
     </div>
   );
 }

@@ -83,15 +83,65 @@ function LoginForm() {
   const [searchParams] = useSearchParams();
   const location = useLocation();
   const { data: site } = useSiteConfig();
+  const login = useLogin(searchParams);
+  const { form, resend, unverified } = login;
+  const redirect = searchParams.get("redirect");
+  const notice = readLoginNotice(location.state);
+  const submitting = form.formState.isSubmitting;
+
+  return (
+    <section className="container section narrow auth-page">
+      <h1>Login</h1>
+      <p className="section-lead">Welcome back. Sign in to continue your program.</p>
+      {notice && (
+        <p role="status" className={NOTICE_CLASS[notice.tone]}>
+          {notice.message}
+        </p>
+      )}
+      <div className="card stack">
+        <form className="form" noValidate onSubmit={(event) => void login.onSubmit(event)}>
+          <TextField label="Email" type="email" autoComplete="email" {...form.register("email")} />
+          <TextField label="Password" type="password" autoComplete="current-password" {...form.register("password")} />
+          <FormMessages error={login.errorMessage} className="stack">
+            {unverified && (
+              <VerifyPrompt
+                sent={resend.data === "sent"}
+                error={resend.error?.message}
+                sending={resend.isPending}
+                onResend={() => login.resendVerification(unverified)}
+              />
+            )}
+          </FormMessages>
+          <button type="submit" className="button" disabled={submitting}>
+            {submitting ? "Signing in..." : "Sign In"}
+          </button>
+        </form>
+        <p className="auth-divider">
+          <span>or</span>
+        </p>
+        <ProviderButtons configured={site?.auth} leavingFor={login.leavingFor} onSignIn={login.startSocialSignIn} />
+        <p className="auth-links">
+          <Link to={withRedirect("/forgot-password", redirect)}>Forgot Password?</Link>
+          <span>
+            Don&apos;t have an account? <Link to={withRedirect("/register", redirect)}>Sign Up</Link>
+          </span>
+        </p>
+      </div>
+    </section>
+  );
+}
+
+/**
+ * The sign-in requests of the login form (by password, by a provider, and the resent verification
+ * email), and the one message the form shows of what went wrong.
+ */
+function useLogin(searchParams: URLSearchParams) {
   const signIn = useSignIn();
   const resend = useResendVerificationBySignIn();
   const social = useSocialSignIn();
   const finishSignIn = useFinishSignIn();
   const [unverified, setUnverified] = useState<Credentials | null>(null);
   const form = useForm<Credentials>({ defaultValues: { email: "", password: "" } });
-
-  const redirect = searchParams.get("redirect");
-  const notice = readLoginNotice(location.state);
 
   const onSubmit = form.handleSubmit(async (values) => {
     setUnverified(null);
@@ -125,7 +175,7 @@ function LoginForm() {
     form.clearErrors("root");
     signIn.reset();
     setUnverified(null);
-    const target = signInTarget(redirect);
+    const target = signInTarget(searchParams.get("redirect"));
     // The target now travels with the provider, and comes back with an error too.
     forgetPendingTargets();
     const errorParams = new URLSearchParams(target === "/" ? { provider } : { provider, redirect: target });
@@ -140,61 +190,35 @@ function LoginForm() {
       : undefined;
   const errorMessage =
     form.formState.errors.root?.message ?? signInError ?? social.error?.message ?? providerError;
-  const submitting = form.formState.isSubmitting;
   const leavingFor = social.isPending || social.isSuccess ? social.variables?.provider : undefined;
 
+  return { form, resend, unverified, onSubmit, resendVerification, startSocialSignIn, errorMessage, leavingFor };
+}
+
+type ProviderButtonsProps = {
+  /** Which providers the server is set up for; undefined until the site configuration arrives. */
+  configured: Record<SocialProvider, boolean> | undefined;
+  /** The provider the visitor is on the way to, once they chose one. */
+  leavingFor: SocialProvider | undefined;
+  onSignIn: (provider: SocialProvider) => void;
+};
+
+function ProviderButtons({ configured, leavingFor, onSignIn }: ProviderButtonsProps) {
   return (
-    <section className="container section narrow auth-page">
-      <h1>Login</h1>
-      <p className="section-lead">Welcome back. Sign in to continue your program.</p>
-      {notice && (
-        <p role="status" className={NOTICE_CLASS[notice.tone]}>
-          {notice.message}
-        </p>
-      )}
-      <div className="card stack">
-        <form className="form" noValidate onSubmit={onSubmit}>
-          <TextField label="Email" type="email" autoComplete="email" {...form.register("email")} />
-          <TextField label="Password" type="password" autoComplete="current-password" {...form.register("password")} />
-          <FormMessages error={errorMessage} className="stack">
-            {unverified && (
-              <VerifyPrompt
-                sent={resend.data === "sent"}
-                error={resend.error?.message}
-                sending={resend.isPending}
-                onResend={() => resendVerification(unverified)}
-              />
-            )}
-          </FormMessages>
-          <button type="submit" className="button" disabled={submitting}>
-            {submitting ? "Signing in..." : "Sign In"}
-          </button>
-        </form>
-        <p className="auth-divider">
-          <span>or</span>
-        </p>
-        <ul className="social-buttons">
-          {PROVIDERS.map(({ provider, label }) => (
-            <li key={provider}>
-              <ProviderButton
-                provider={provider}
-                label={label}
-                configured={site?.auth[provider]}
-                leaving={leavingFor === provider}
-                busy={leavingFor !== undefined}
-                onClick={() => startSocialSignIn(provider)}
-              />
-            </li>
-          ))}
-        </ul>
-        <p className="auth-links">
-          <Link to={withRedirect("/forgot-password", redirect)}>Forgot Password?</Link>
-          <span>
-            Don&apos;t have an account? <Link to={withRedirect("/register", redirect)}>Sign Up</Link>
-          </span>
-        </p>
-      </div>
-    </section>
+    <ul className="social-buttons">
+      {PROVIDERS.map(({ provider, label }) => (
+        <li key={provider}>
+          <ProviderButton
+            provider={provider}
+            label={label}
+            configured={configured?.[provider]}
+            leaving={leavingFor === provider}
+            busy={leavingFor !== undefined}
+            onClick={() => onSignIn(provider)}
+          />
+        </li>
+      ))}
+    </ul>
   );
 }
 

@@ -1,30 +1,19 @@
 // The module section of the program form. Modules are kept here only until Save Program sends
 // the whole list; an existing module keeps its id so that learners' progress on it survives.
-import { useId, useRef, useState } from "react";
-import { flushSync } from "react-dom";
-import { useForm, useWatch } from "react-hook-form";
+import { useId } from "react";
+import { useWatch } from "react-hook-form";
 import { ADMIN_MESSAGES, type AdminModule } from "../../../shared/contracts/admin.ts";
 import { youtubeVideoId } from "../../../shared/youtube.ts";
 import { FormMessages } from "../../ui/form-messages.tsx";
 import { TextAreaField, TextField } from "../../ui/text-field.tsx";
+import { keyedRow, useEditableList, type Row, type RowButton } from "./editable-list.ts";
+import { DraftButtons, EditingMark, RowEditButtons, type DraftFormProps } from "./editable-list-buttons.tsx";
 
-/** A module in the form: `key` tells rows apart before a new module has an id of its own. */
-export type ModuleItem = {
-  key: string;
-  id?: string;
-  title: string;
-  description: string;
-  youtubeId: string;
-};
-
-let nextKey = 0;
-function newKey() {
-  nextKey += 1;
-  return `new-${nextKey}`;
-}
+/** A module in the form: a new one has no id until Save Program gives it one. */
+export type ModuleItem = Row<{ id?: string; title: string; description: string; youtubeId: string }>;
 
 export function moduleItem(module: AdminModule): ModuleItem {
-  return { key: module.id, ...module };
+  return keyedRow(module);
 }
 
 export function youtubeWatchUrl(youtubeId: string) {
@@ -32,9 +21,11 @@ export function youtubeWatchUrl(youtubeId: string) {
 }
 
 type ModuleDraft = { title: string; description: string; youtubeId: string };
-// A reset keeps hold of the inputs, so that setFocus can reach them at once.
-const KEEP_FIELDS = { keepFieldsRef: true };
 const EMPTY_DRAFT: ModuleDraft = { title: "", description: "", youtubeId: "" };
+
+function moduleDraft(module: ModuleItem): ModuleDraft {
+  return { title: module.title, description: module.description, youtubeId: module.youtubeId };
+}
 
 type ModulesEditorProps = {
   modules: ModuleItem[];
@@ -43,30 +34,14 @@ type ModulesEditorProps = {
 
 export function ModulesEditor({ modules, onChange }: ModulesEditorProps) {
   const headingId = useId();
-  const [editingKey, setEditingKey] = useState<string | null>(null);
-  const draft = useForm<ModuleDraft>({ defaultValues: EMPTY_DRAFT });
-  const [title, youtubeId] = useWatch({ control: draft.control, name: ["title", "youtubeId"] });
-  const ready = title.trim() !== "" && youtubeId.trim() !== "";
-  const invalidVideo = draft.formState.errors.youtubeId !== undefined;
-  // The row buttons, so that focus can follow a module that moves or land next to one removed.
-  const rowButtons = useRef(new Map<string, HTMLButtonElement>());
-
-  function rowButtonRef(name: string) {
-    return (button: HTMLButtonElement | null) => {
-      if (button) rowButtons.current.set(name, button);
-      else rowButtons.current.delete(name);
-    };
-  }
-
-  function change(next: ModuleItem[]) {
-    // Rendered at once, so that the buttons to focus next are in the page.
-    flushSync(() => onChange(next));
-  }
-
-  function stopEditing() {
-    setEditingKey(null);
-    draft.reset(EMPTY_DRAFT, KEEP_FIELDS);
-  }
+  const list = useEditableList({
+    items: modules,
+    onChange,
+    emptyDraft: EMPTY_DRAFT,
+    firstField: "title",
+    toDraft: moduleDraft,
+  });
+  const { draft, editingKey } = list;
 
   const submit = draft.handleSubmit((values) => {
     if (values.title.trim() === "" || values.youtubeId.trim() === "") {
@@ -79,153 +54,126 @@ export function ModulesEditor({ modules, onChange }: ModulesEditorProps) {
       draft.setFocus("youtubeId");
       return;
     }
-    const fields = { title: values.title.trim(), description: values.description.trim(), youtubeId: videoId };
-    onChange(
-      editingKey === null
-        ? [...modules, { key: newKey(), ...fields }]
-        : modules.map((module) => (module.key === editingKey ? { ...module, ...fields } : module)),
-    );
-    stopEditing();
-    draft.setFocus("title");
+    list.save({ title: values.title.trim(), description: values.description.trim(), youtubeId: videoId });
   });
-
-  function edit(module: ModuleItem) {
-    setEditingKey(module.key);
-    draft.reset({ title: module.title, description: module.description, youtubeId: module.youtubeId }, KEEP_FIELDS);
-    draft.setFocus("title");
-  }
-
-  function cancelEdit() {
-    stopEditing();
-    draft.setFocus("title");
-  }
-
-  function remove(index: number) {
-    const module = modules[index];
-    if (!module) return;
-    if (module.key === editingKey) stopEditing();
-    change(modules.filter((other) => other.key !== module.key));
-    const neighbour = modules[index + 1] ?? modules[index - 1];
-    if (neighbour) rowButtons.current.get(`${neighbour.key}:edit`)?.focus();
-    else draft.setFocus("title");
-  }
-
-  function move(index: number, step: -1 | 1) {
-    const module = modules[index];
-    const target = index + step;
-    if (!module || target < 0 || target >= modules.length) return;
-    const next = modules.filter((other) => other.key !== module.key);
-    next.splice(target, 0, module);
-    change(next);
-    // At the top or the bottom the pressed button is disabled: the other direction takes the focus.
-    const direction = step === -1 ? (target === 0 ? "down" : "up") : target === modules.length - 1 ? "up" : "down";
-    rowButtons.current.get(`${module.key}:${direction}`)?.focus();
-  }
-
-  const youtubeField = draft.register("youtubeId", { onChange: () => draft.clearErrors("youtubeId") });
 
   return (
     <section className="modules-editor" aria-labelledby={headingId}>
       <h3 id={headingId}>Modules</h3>
       <p className="muted modules-note">Modules are saved with the program: press Save Program to keep changes.</p>
 
-      <form className="form" noValidate onSubmit={submit} aria-label={editingKey ? "Edit module" : "Add module"}>
-        <TextField label="Module Title" autoComplete="off" maxLength={200} {...draft.register("title")} />
-        <TextAreaField label="Module Description" rows={2} maxLength={2000} {...draft.register("description")} />
-        <TextField
-          label="YouTube Video ID"
-          hint="The 11-character ID, or paste the video's link."
-          autoComplete="off"
-          spellCheck={false}
-          maxLength={200}
-          aria-invalid={invalidVideo || undefined}
-          {...youtubeField}
-        />
-        <FormMessages error={draft.formState.errors.youtubeId?.message ?? draft.formState.errors.root?.message} />
-        <div className="editor-buttons">
-          <button
-            type="submit"
-            className="button button-secondary"
-            // aria-disabled rather than disabled: the button stays reachable and says why it waits.
-            aria-disabled={!ready || undefined}
-          >
-            {editingKey ? "Update Module" : "Add Module"}
-          </button>
-          {editingKey && (
-            <button type="button" className="button button-secondary" onClick={cancelEdit}>
-              Cancel Edit
-            </button>
-          )}
-        </div>
-      </form>
+      <ModuleForm
+        draft={draft}
+        editing={editingKey !== null}
+        onSubmit={(event) => void submit(event)}
+        onCancel={list.cancelEdit}
+      />
 
       {modules.length === 0 ? (
         <p className="muted admin-modules-empty">No modules yet.</p>
       ) : (
         <ol className="admin-modules" aria-label="Modules in this program">
           {modules.map((module, index) => (
-            <li key={module.key} className={module.key === editingKey ? "admin-module is-editing" : "admin-module"}>
-              <span className="admin-module-position" aria-hidden="true">
-                {index + 1}
-              </span>
-              <div className="admin-module-body">
-                <p className="admin-module-title">
-                  {module.title}
-                  {module.key === editingKey && <span className="admin-module-editing"> (editing)</span>}
-                </p>
-                {module.description && <p className="admin-module-description">{module.description}</p>}
-                <a
-                  href={youtubeWatchUrl(module.youtubeId)}
-                  target="_blank"
-                  rel="noopener noreferrer"
-                  aria-label={`Watch on YouTube: ${module.title} (opens in a new tab)`}
-                >
-                  Watch on YouTube
-                </a>
-              </div>
-              <div className="admin-module-actions">
-                <button
-                  type="button"
-                  ref={rowButtonRef(`${module.key}:up`)}
-                  className="button button-secondary button-small button-icon"
-                  aria-label={`Move ${module.title} up`}
-                  disabled={index === 0}
-                  onClick={() => move(index, -1)}
-                >
-                  ↑
-                </button>
-                <button
-                  type="button"
-                  ref={rowButtonRef(`${module.key}:down`)}
-                  className="button button-secondary button-small button-icon"
-                  aria-label={`Move ${module.title} down`}
-                  disabled={index === modules.length - 1}
-                  onClick={() => move(index, 1)}
-                >
-                  ↓
-                </button>
-                <button
-                  type="button"
-                  ref={rowButtonRef(`${module.key}:edit`)}
-                  className="button button-secondary button-small"
-                  onClick={() => edit(module)}
-                  aria-label={`Edit ${module.title}`}
-                >
-                  Edit
-                </button>
-                <button
-                  type="button"
-                  className="button button-secondary-danger button-small"
-                  onClick={() => remove(index)}
-                  aria-label={`Delete ${module.title}`}
-                >
-                  Delete
-                </button>
-              </div>
-            </li>
+            <ModuleRow
+              key={module.key}
+              module={module}
+              position={index + 1}
+              last={index === modules.length - 1}
+              editing={module.key === editingKey}
+              buttonRef={(button) => list.rowButtonRef(module.key, button)}
+              onMove={(step) => list.move(index, step)}
+              onEdit={() => list.edit(module)}
+              onDelete={() => list.remove(index)}
+            />
           ))}
         </ol>
       )}
     </section>
+  );
+}
+
+/** Add module, or Edit module while a row is being edited. */
+function ModuleForm({ draft, editing, onSubmit, onCancel }: DraftFormProps<ModuleDraft>) {
+  const [title, youtubeId] = useWatch({ control: draft.control, name: ["title", "youtubeId"] });
+  const ready = title.trim() !== "" && youtubeId.trim() !== "";
+  const invalidVideo = draft.formState.errors.youtubeId !== undefined;
+  const youtubeField = draft.register("youtubeId", { onChange: () => draft.clearErrors("youtubeId") });
+
+  return (
+    <form className="form" noValidate onSubmit={onSubmit} aria-label={editing ? "Edit module" : "Add module"}>
+      <TextField label="Module Title" autoComplete="off" maxLength={200} {...draft.register("title")} />
+      <TextAreaField label="Module Description" rows={2} maxLength={2000} {...draft.register("description")} />
+      <TextField
+        label="YouTube Video ID"
+        hint="The 11-character ID, or paste the video's link."
+        autoComplete="off"
+        spellCheck={false}
+        maxLength={200}
+        aria-invalid={invalidVideo || undefined}
+        {...youtubeField}
+      />
+      <FormMessages error={draft.formState.errors.youtubeId?.message ?? draft.formState.errors.root?.message} />
+      <DraftButtons noun="Module" editing={editing} waiting={!ready} onCancel={onCancel} />
+    </form>
+  );
+}
+
+type ModuleRowProps = {
+  module: ModuleItem;
+  /** From 1. */
+  position: number;
+  last: boolean;
+  editing: boolean;
+  buttonRef: (button: RowButton) => (element: HTMLButtonElement | null) => void;
+  onMove: (step: -1 | 1) => void;
+  onEdit: () => void;
+  onDelete: () => void;
+};
+
+function ModuleRow({ module, position, last, editing, buttonRef, onMove, onEdit, onDelete }: ModuleRowProps) {
+  return (
+    <li className={editing ? "admin-module is-editing" : "admin-module"}>
+      <span className="admin-module-position" aria-hidden="true">
+        {position}
+      </span>
+      <div className="admin-module-body">
+        <p className="admin-module-title">
+          {module.title}
+          {editing && <EditingMark />}
+        </p>
+        {module.description && <p className="admin-module-description">{module.description}</p>}
+        <a
+          href={youtubeWatchUrl(module.youtubeId)}
+          target="_blank"
+          rel="noopener noreferrer"
+          aria-label={`Watch on YouTube: ${module.title} (opens in a new tab)`}
+        >
+          Watch on YouTube
+        </a>
+      </div>
+      <div className="admin-module-actions">
+        <button
+          type="button"
+          ref={buttonRef("up")}
+          className="button button-secondary button-small button-icon"
+          aria-label={`Move ${module.title} up`}
+          disabled={position === 1}
+          onClick={() => onMove(-1)}
+        >
+          ↑
+        </button>
+        <button
+          type="button"
+          ref={buttonRef("down")}
+          className="button button-secondary button-small button-icon"
+          aria-label={`Move ${module.title} down`}
+          disabled={last}
+          onClick={() => onMove(1)}
+        >
+          ↓
+        </button>
+        <RowEditButtons name={module.title} editRef={buttonRef("edit")} onEdit={onEdit} onDelete={onDelete} />
+      </div>
+    </li>
   );
 }

@@ -1,7 +1,7 @@
 // Add New Program / Edit Program, with its modules. A program's id is its track, so a new program
 // can only take a track that has none yet, and an existing one never changes it.
-import { useEffect, useId, useRef, useState, type ComponentProps } from "react";
-import { useForm, useWatch } from "react-hook-form";
+import { useEffect, useId, useRef, useState, type ComponentProps, type FormEventHandler } from "react";
+import { useForm, useWatch, type UseFormReturn } from "react-hook-form";
 import {
   ADMIN_MESSAGES,
   createProgramSchema,
@@ -163,51 +163,15 @@ export function ProgramForm({ program, freeTracks, focusOnMount, onDone }: Progr
       )}
       <fieldset className="plain-fieldset program-editor-body" disabled={allTaken}>
         <legend className="visually-hidden">{isEdit ? "Program details" : "New program details"}</legend>
-        <form id={formId} className="form program-fields" noValidate onSubmit={onSubmit}>
-          <SelectField
-            label="Program ID"
-            hint={isEdit ? "A program's ID is its track and cannot change." : "A program's ID is its track."}
-            disabled={isEdit || allTaken}
-            {...form.register("id")}
-            value={programId}
-          >
-            {isEdit ? (
-              <option value={program.id}>{program.id}</option>
-            ) : (
-              <>
-                <option value="">{allTaken ? "No track left" : "Choose a track"}</option>
-                {freeTracks.map((track) => (
-                  <option key={track} value={track}>
-                    {track}
-                  </option>
-                ))}
-              </>
-            )}
-          </SelectField>
-          <TextField label="Title" maxLength={200} {...form.register("title")} />
-          <TextField label="Duration" hint="e.g. 4 weeks" maxLength={200} {...form.register("duration")} />
-          <TextField
-            label="Price (USD)"
-            hint="Empty for N/A."
-            inputMode="decimal"
-            autoComplete="off"
-            {...form.register("price")}
-          />
-          <TextField
-            label="Display Order"
-            hint="Lower comes first; empty means 99."
-            inputMode="numeric"
-            autoComplete="off"
-            {...form.register("order")}
-          />
-          <TextAreaField
-            label="Description (comma-separated)"
-            hint="Each comma-separated part is one bullet point."
-            className="field-wide"
-            rows={3}
-            {...form.register("description")}
-          />
-        </form>
+        <ProgramFields
+          form={form}
+          formId={formId}
+          program={program}
+          freeTracks={freeTracks}
+          programId={programId}
+          allTaken={allTaken}
+          onSubmit={(event) => void onSubmit(event)}
+        />
         <ModulesEditor modules={modules} onChange={setModules} />
       </fieldset>
       <FormMessages error={form.formState.errors.root?.message} />
@@ -228,6 +192,69 @@ export function ProgramForm({ program, freeTracks, focusOnMount, onDone }: Progr
         )}
       </div>
     </section>
+  );
+}
+
+type ProgramFieldsProps = {
+  form: UseFormReturn<ProgramFormValues>;
+  formId: string;
+  program: AdminProgram | null;
+  freeTracks: readonly Track[];
+  /** The track shown as chosen: the program's own, or a free one picked for a new program. */
+  programId: string;
+  allTaken: boolean;
+  onSubmit: FormEventHandler<HTMLFormElement>;
+};
+
+/** The program's own fields; Save Program, outside the form, submits it by its id. */
+function ProgramFields({ form, formId, program, freeTracks, programId, allTaken, onSubmit }: ProgramFieldsProps) {
+  const isEdit = program !== null;
+  return (
+    <form id={formId} className="form program-fields" noValidate onSubmit={onSubmit}>
+      <SelectField
+        label="Program ID"
+        hint={isEdit ? "A program's ID is its track and cannot change." : "A program's ID is its track."}
+        disabled={isEdit || allTaken}
+        {...form.register("id")}
+        value={programId}
+      >
+        {isEdit ? (
+          <option value={program.id}>{program.id}</option>
+        ) : (
+          <>
+            <option value="">{allTaken ? "No track left" : "Choose a track"}</option>
+            {freeTracks.map((track) => (
+              <option key={track} value={track}>
+                {track}
+              </option>
+            ))}
+          </>
+        )}
+      </SelectField>
+      <TextField label="Title" maxLength={200} {...form.register("title")} />
+      <TextField label="Duration" hint="e.g. 4 weeks" maxLength={200} {...form.register("duration")} />
+      <TextField
+        label="Price (USD)"
+        hint="Empty for N/A."
+        inputMode="decimal"
+        autoComplete="off"
+        {...form.register("price")}
+      />
+      <TextField
+        label="Display Order"
+        hint="Lower comes first; empty means 99."
+        inputMode="numeric"
+        autoComplete="off"
+        {...form.register("order")}
+      />
+      <TextAreaField
+        label="Description (comma-separated)"
+        hint="Each comma-separated part is one bullet point."
+        className="field-wide"
+        rows={3}
+        {...form.register("description")}
+      />
+    </form>
   );
 }
 

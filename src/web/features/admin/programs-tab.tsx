@@ -7,6 +7,7 @@ import { TRACKS, type Track } from "../../../shared/plans.ts";
 import { ConfirmDialog } from "../../ui/modal.tsx";
 import { notify } from "../../ui/toast.tsx";
 import { useAdminPrograms, useDeleteProgram } from "./admin-content-api.ts";
+import { RowEditButtons } from "./editable-list-buttons.tsx";
 import { ProgramForm } from "./program-form.tsx";
 import "./programs.css";
 import { QuizModal } from "./quiz-modal.tsx";
@@ -28,8 +29,7 @@ export function ProgramsTab() {
   const [modeChanged, setModeChanged] = useState(false);
   const [quizProgram, setQuizProgram] = useState<AdminProgram | null>(null);
   const [toDelete, setToDelete] = useState<AdminProgram | null>(null);
-  // The button that opened a dialog: it takes the focus back when the dialog closes.
-  const opener = useRef<HTMLElement | null>(null);
+  const { openDialog, closeDialog } = useDialogFocus();
 
   const list = programs.data ?? [];
   const editing = list.find((program) => program.id === editingId) ?? null;
@@ -44,19 +44,6 @@ export function ProgramsTab() {
     setEditingId(null);
     setFormRound((round) => round + 1);
     setModeChanged(true);
-  }
-
-  function openDialog(event: MouseEvent<HTMLElement>, open: () => void) {
-    opener.current = event.currentTarget;
-    open();
-  }
-
-  /** Closes a dialog, then gives the focus back to its opener (or to `fallback` when it is gone). */
-  function closeDialog(close: () => void, fallback?: HTMLElement | null) {
-    // The dialog leaves the page first: the page behind it cannot take the focus while it is open.
-    flushSync(close);
-    const target = opener.current?.isConnected ? opener.current : fallback;
-    target?.focus();
   }
 
   async function confirmDelete(program: AdminProgram) {
@@ -86,89 +73,13 @@ export function ProgramsTab() {
         <h2 id={listHeadingId} ref={listHeading} tabIndex={-1}>
           Programs
         </h2>
-        {programs.isPending ? (
-          <p role="status">Loading programs...</p>
-        ) : programs.isError ? (
-          <div className="programs-load-error">
-            <p role="alert" className="form-error">
-              {programs.error.message}
-            </p>
-            <button type="button" className="button button-secondary" onClick={() => void programs.refetch()}>
-              Try again
-            </button>
-          </div>
-        ) : (
-          <div className="table-wrap">
-            <table className="admin-table programs-table">
-              <caption className="visually-hidden">Programs, by display order</caption>
-              <thead>
-                <tr>
-                  <th scope="col">Title</th>
-                  <th scope="col">Duration</th>
-                  <th scope="col">Price</th>
-                  <th scope="col">Modules</th>
-                  <th scope="col">Quiz</th>
-                  <th scope="col">Actions</th>
-                </tr>
-              </thead>
-              <tbody>
-                {list.length === 0 ? (
-                  <tr>
-                    <td colSpan={6} className="table-empty">
-                      No programs yet: add one with the form.
-                    </td>
-                  </tr>
-                ) : (
-                  list.map((program) => (
-                    <tr key={program.id} className={program.id === editingId ? "is-editing" : undefined}>
-                      <th scope="row" className="program-title-cell">
-                        {program.title}
-                        <span className="program-id">
-                          <code>{program.id}</code>
-                          {program.id === editingId && " · editing"}
-                        </span>
-                      </th>
-                      <td>{program.duration}</td>
-                      <td>{formatPriceUsd(program.priceUsd)}</td>
-                      <td>{program.modules.length}</td>
-                      <td className="nowrap">
-                        {program.questionCount} {program.questionCount === 1 ? "question" : "questions"}
-                      </td>
-                      <td>
-                        <div className="cell-actions">
-                          <button
-                            type="button"
-                            className="button button-secondary button-small"
-                            onClick={() => startEdit(program)}
-                            aria-label={`Edit ${program.title}`}
-                          >
-                            Edit
-                          </button>
-                          <button
-                            type="button"
-                            className="button button-secondary-danger button-small"
-                            onClick={(event) => openDialog(event, () => setToDelete(program))}
-                            aria-label={`Delete ${program.title}`}
-                          >
-                            Delete
-                          </button>
-                          <button
-                            type="button"
-                            className="button button-secondary button-small"
-                            onClick={(event) => openDialog(event, () => setQuizProgram(program))}
-                            aria-label={`Manage Quiz for ${program.title}`}
-                          >
-                            Manage Quiz
-                          </button>
-                        </div>
-                      </td>
-                    </tr>
-                  ))
-                )}
-              </tbody>
-            </table>
-          </div>
-        )}
+        <ProgramsList
+          programs={programs}
+          editingId={editingId}
+          onEdit={startEdit}
+          onDelete={(event, program) => openDialog(event, () => setToDelete(program))}
+          onManageQuiz={(event, program) => openDialog(event, () => setQuizProgram(program))}
+        />
       </section>
 
       {programs.data && (
@@ -193,5 +104,131 @@ export function ProgramsTab() {
         />
       )}
     </div>
+  );
+}
+
+/** Dialogs opened from a button give the focus back to it when they close. */
+function useDialogFocus() {
+  // The button that opened a dialog: it takes the focus back when the dialog closes.
+  const opener = useRef<HTMLElement | null>(null);
+
+  function openDialog(event: MouseEvent<HTMLElement>, open: () => void) {
+    opener.current = event.currentTarget;
+    open();
+  }
+
+  /** Closes a dialog, then gives the focus back to its opener (or to `fallback` when it is gone). */
+  function closeDialog(close: () => void, fallback?: HTMLElement | null) {
+    // The dialog leaves the page first: the page behind it cannot take the focus while it is open.
+    flushSync(close);
+    const target = opener.current?.isConnected ? opener.current : fallback;
+    target?.focus();
+  }
+
+  return { openDialog, closeDialog };
+}
+
+type ProgramAction = (event: MouseEvent<HTMLElement>, program: AdminProgram) => void;
+
+type ProgramsListProps = {
+  programs: ReturnType<typeof useAdminPrograms>;
+  editingId: Track | null;
+  onEdit: (program: AdminProgram) => void;
+  onDelete: ProgramAction;
+  onManageQuiz: ProgramAction;
+};
+
+/** The programs table, or what stands in for it while the list loads or when it failed to. */
+function ProgramsList({ programs, editingId, onEdit, onDelete, onManageQuiz }: ProgramsListProps) {
+  if (programs.isPending) return <p role="status">Loading programs...</p>;
+  if (programs.isError) {
+    return (
+      <div className="programs-load-error">
+        <p role="alert" className="form-error">
+          {programs.error.message}
+        </p>
+        <button type="button" className="button button-secondary" onClick={() => void programs.refetch()}>
+          Try again
+        </button>
+      </div>
+    );
+  }
+  return (
+    <div className="table-wrap">
+      <table className="admin-table programs-table">
+        <caption className="visually-hidden">Programs, by display order</caption>
+        <thead>
+          <tr>
+            <th scope="col">Title</th>
+            <th scope="col">Duration</th>
+            <th scope="col">Price</th>
+            <th scope="col">Modules</th>
+            <th scope="col">Quiz</th>
+            <th scope="col">Actions</th>
+          </tr>
+        </thead>
+        <tbody>
+          {programs.data.length === 0 ? (
+            <tr>
+              <td colSpan={6} className="table-empty">
+                No programs yet: add one with the form.
+              </td>
+            </tr>
+          ) : (
+            programs.data.map((program) => (
+              <ProgramRow
+                key={program.id}
+                program={program}
+                editing={program.id === editingId}
+                onEdit={() => onEdit(program)}
+                onDelete={(event) => onDelete(event, program)}
+                onManageQuiz={(event) => onManageQuiz(event, program)}
+              />
+            ))
+          )}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+type ProgramRowProps = {
+  program: AdminProgram;
+  editing: boolean;
+  onEdit: () => void;
+  onDelete: (event: MouseEvent<HTMLElement>) => void;
+  onManageQuiz: (event: MouseEvent<HTMLElement>) => void;
+};
+
+function ProgramRow({ program, editing, onEdit, onDelete, onManageQuiz }: ProgramRowProps) {
+  return (
+    <tr className={editing ? "is-editing" : undefined}>
+      <th scope="row" className="program-title-cell">
+        {program.title}
+        <span className="program-id">
+          <code>{program.id}</code>
+          {editing && " · editing"}
+        </span>
+      </th>
+      <td>{program.duration}</td>
+      <td>{formatPriceUsd(program.priceUsd)}</td>
+      <td>{program.modules.length}</td>
+      <td className="nowrap">
+        {program.questionCount} {program.questionCount === 1 ? "question" : "questions"}
+      </td>
+      <td>
+        <div className="cell-actions">
+          <RowEditButtons name={program.title} onEdit={onEdit} onDelete={onDelete} />
+          <button
+            type="button"
+            className="button button-secondary button-small"
+            onClick={onManageQuiz}
+            aria-label={`Manage Quiz for ${program.title}`}
+          >
+            Manage Quiz
+          </button>
+        </div>
+      </td>
+    </tr>
   );
 }

@@ -1,6 +1,5 @@
 // Manage Quiz: a program's quiz title and questions, edited here and sent whole with Save Quiz.
-import { useId, useRef, useState } from "react";
-import { flushSync } from "react-dom";
+import { useId, useState, type Ref } from "react";
 import { useForm } from "react-hook-form";
 import {
   ADMIN_MESSAGES,
@@ -14,10 +13,10 @@ import { Modal } from "../../ui/modal.tsx";
 import { TextAreaField, TextField } from "../../ui/text-field.tsx";
 import { notify } from "../../ui/toast.tsx";
 import { useAdminQuiz, useSaveQuiz, validationMessage } from "./admin-content-api.ts";
+import { keyedRow, useEditableList, type Row } from "./editable-list.ts";
+import { DraftButtons, EditingMark, RowEditButtons, type DraftFormProps } from "./editable-list-buttons.tsx";
 
 export type QuestionDraft = { question: string; options: string; answer: string };
-// A reset keeps hold of the inputs, so that setFocus can reach them at once.
-const KEEP_FIELDS = { keepFieldsRef: true };
 const EMPTY_DRAFT: QuestionDraft = { question: "", options: "", answer: "" };
 
 /**
@@ -36,7 +35,11 @@ export function questionFromDraft(draft: QuestionDraft): { question: QuizQuestio
   return checkQuestion({ question, options, answer });
 }
 
-type QuestionItem = QuizQuestionInput & { key: number };
+type QuestionItem = Row<QuizQuestionInput>;
+
+function questionDraft(item: QuestionItem): QuestionDraft {
+  return { question: item.question, options: item.options.join(", "), answer: item.answer };
+}
 
 type QuizModalProps = { program: AdminProgram; onClose: () => void };
 
@@ -102,13 +105,16 @@ type QuizEditorProps = {
 };
 
 function QuizEditor({ formId, quiz, programTitle, onSave }: QuizEditorProps) {
-  const [questions, setQuestions] = useState<QuestionItem[]>(() =>
-    quiz.questions.map((question, index) => ({ ...question, key: index })),
-  );
-  const [editingKey, setEditingKey] = useState<number | null>(null);
-  const editButtons = useRef(new Map<number, HTMLButtonElement>());
+  const [questions, setQuestions] = useState<QuestionItem[]>(() => quiz.questions.map(keyedRow));
+  const list = useEditableList({
+    items: questions,
+    onChange: setQuestions,
+    emptyDraft: EMPTY_DRAFT,
+    firstField: "question",
+    toDraft: questionDraft,
+  });
+  const { draft, editingKey } = list;
   const quizForm = useForm<{ title: string }>({ defaultValues: { title: quiz.title } });
-  const draft = useForm<QuestionDraft>({ defaultValues: EMPTY_DRAFT });
 
   const saveQuiz = quizForm.handleSubmit(async ({ title }) => {
     const problem = await onSave({
@@ -118,52 +124,18 @@ function QuizEditor({ formId, quiz, programTitle, onSave }: QuizEditorProps) {
     if (problem) quizForm.setError("root", { message: problem });
   });
 
-  function stopEditing() {
-    setEditingKey(null);
-    draft.reset(EMPTY_DRAFT, KEEP_FIELDS);
-  }
-
   const submitQuestion = draft.handleSubmit((values) => {
     const result = questionFromDraft(values);
     if ("error" in result) {
       draft.setError("root", { message: result.error });
       return;
     }
-    if (editingKey === null) {
-      const key = Math.max(-1, ...questions.map((item) => item.key)) + 1;
-      setQuestions([...questions, { ...result.question, key }]);
-    } else {
-      setQuestions(questions.map((item) => (item.key === editingKey ? { ...result.question, key: item.key } : item)));
-    }
-    stopEditing();
-    draft.setFocus("question");
+    list.save(result.question);
   });
-
-  function edit(item: QuestionItem) {
-    setEditingKey(item.key);
-    draft.reset({ question: item.question, options: item.options.join(", "), answer: item.answer }, KEEP_FIELDS);
-    draft.setFocus("question");
-  }
-
-  function cancelEdit() {
-    stopEditing();
-    draft.setFocus("question");
-  }
-
-  function remove(index: number) {
-    const item = questions[index];
-    if (!item) return;
-    if (item.key === editingKey) stopEditing();
-    // Rendered at once, so that the focus can land on the question that takes its place.
-    flushSync(() => setQuestions(questions.filter((other) => other.key !== item.key)));
-    const neighbour = questions[index + 1] ?? questions[index - 1];
-    if (neighbour) editButtons.current.get(neighbour.key)?.focus();
-    else draft.setFocus("question");
-  }
 
   return (
     <div className="quiz-editor">
-      <form id={formId} noValidate onSubmit={saveQuiz}>
+      <form id={formId} noValidate onSubmit={(event) => void saveQuiz(event)}>
         <TextField
           label="Quiz Title"
           hint={`Empty means "${programTitle} Quiz".`}
@@ -172,33 +144,12 @@ function QuizEditor({ formId, quiz, programTitle, onSave }: QuizEditorProps) {
         />
       </form>
 
-      <form
-        className="form quiz-question-form"
-        noValidate
-        onSubmit={submitQuestion}
-        aria-label={editingKey === null ? "Add question" : "Edit question"}
-      >
-        <TextAreaField label="Question" rows={2} maxLength={1000} {...draft.register("question")} />
-        <TextField label="Options (comma-separated)" hint="e.g. A) Buy, B) Sell, C) Hold" {...draft.register("options")} />
-        <TextField
-          label="Answer"
-          hint="The letter of the correct option, e.g. A"
-          autoComplete="off"
-          maxLength={500}
-          {...draft.register("answer")}
-        />
-        <FormMessages error={draft.formState.errors.root?.message} />
-        <div className="editor-buttons">
-          <button type="submit" className="button button-secondary">
-            {editingKey === null ? "Add Question" : "Update Question"}
-          </button>
-          {editingKey !== null && (
-            <button type="button" className="button button-secondary" onClick={cancelEdit}>
-              Cancel Edit
-            </button>
-          )}
-        </div>
-      </form>
+      <QuestionForm
+        draft={draft}
+        editing={editingKey !== null}
+        onSubmit={(event) => void submitQuestion(event)}
+        onCancel={list.cancelEdit}
+      />
 
       <h3 className="quiz-questions-heading">Questions ({questions.length})</h3>
       {/* Focusable, so that keyboard users can scroll it too. */}
@@ -208,47 +159,76 @@ function QuizEditor({ formId, quiz, programTitle, onSave }: QuizEditorProps) {
         ) : (
           <ol>
             {questions.map((item, index) => (
-              <li key={item.key} className={item.key === editingKey ? "admin-question is-editing" : "admin-question"}>
-                <p className="admin-question-text">
-                  {item.question}
-                  {item.key === editingKey && <span className="admin-module-editing"> (editing)</span>}
-                </p>
-                <ul className="admin-question-options">
-                  {item.options.map((option, optionIndex) => (
-                    <li key={optionIndex}>{option}</li>
-                  ))}
-                </ul>
-                <p className="admin-question-answer">
-                  Answer: <strong>{item.answer}</strong>
-                </p>
-                <div className="admin-question-actions">
-                  <button
-                    type="button"
-                    ref={(button) => {
-                      if (button) editButtons.current.set(item.key, button);
-                      else editButtons.current.delete(item.key);
-                    }}
-                    className="button button-secondary button-small"
-                    onClick={() => edit(item)}
-                    aria-label={`Edit question ${index + 1}`}
-                  >
-                    Edit
-                  </button>
-                  <button
-                    type="button"
-                    className="button button-secondary-danger button-small"
-                    onClick={() => remove(index)}
-                    aria-label={`Delete question ${index + 1}`}
-                  >
-                    Delete
-                  </button>
-                </div>
-              </li>
+              <QuestionRow
+                key={item.key}
+                item={item}
+                position={index + 1}
+                editing={item.key === editingKey}
+                editRef={list.rowButtonRef(item.key, "edit")}
+                onEdit={() => list.edit(item)}
+                onDelete={() => list.remove(index)}
+              />
             ))}
           </ol>
         )}
       </div>
       <FormMessages error={quizForm.formState.errors.root?.message} />
     </div>
+  );
+}
+
+/** Add question, or Edit question while a row is being edited. */
+function QuestionForm({ draft, editing, onSubmit, onCancel }: DraftFormProps<QuestionDraft>) {
+  return (
+    <form
+      className="form quiz-question-form"
+      noValidate
+      onSubmit={onSubmit}
+      aria-label={editing ? "Edit question" : "Add question"}
+    >
+      <TextAreaField label="Question" rows={2} maxLength={1000} {...draft.register("question")} />
+      <TextField label="Options (comma-separated)" hint="e.g. A) Buy, B) Sell, C) Hold" {...draft.register("options")} />
+      <TextField
+        label="Answer"
+        hint="The letter of the correct option, e.g. A"
+        autoComplete="off"
+        maxLength={500}
+        {...draft.register("answer")}
+      />
+      <FormMessages error={draft.formState.errors.root?.message} />
+      <DraftButtons noun="Question" editing={editing} onCancel={onCancel} />
+    </form>
+  );
+}
+
+type QuestionRowProps = {
+  item: QuestionItem;
+  /** From 1: the buttons name the question by it. */
+  position: number;
+  editing: boolean;
+  editRef: Ref<HTMLButtonElement>;
+  onEdit: () => void;
+  onDelete: () => void;
+};
+
+function QuestionRow({ item, position, editing, editRef, onEdit, onDelete }: QuestionRowProps) {
+  return (
+    <li className={editing ? "admin-question is-editing" : "admin-question"}>
+      <p className="admin-question-text">
+        {item.question}
+        {editing && <EditingMark />}
+      </p>
+      <ul className="admin-question-options">
+        {item.options.map((option, optionIndex) => (
+          <li key={optionIndex}>{option}</li>
+        ))}
+      </ul>
+      <p className="admin-question-answer">
+        Answer: <strong>{item.answer}</strong>
+      </p>
+      <div className="admin-question-actions">
+        <RowEditButtons name={`question ${position}`} editRef={editRef} onEdit={onEdit} onDelete={onDelete} />
+      </div>
+    </li>
   );
 }
