@@ -8,7 +8,7 @@ WORKDIR /src
 COPY package.json package-lock.json ./
 RUN npm ci --ignore-scripts --no-audit --no-fund
 COPY . .
-RUN npm run build && scripts/deploy/stage-runtime.sh /app
+RUN npm run build:production && scripts/deploy/stage-runtime.sh /app
 
 # 2. The runtime: no compiler, no development stand-ins, not root.
 FROM node:20.19-bookworm-slim

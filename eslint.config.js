@@ -1,10 +1,71 @@
+import fs from "node:fs";
 import js from "@eslint/js";
 import drizzle from "eslint-plugin-drizzle";
+import importX from "eslint-plugin-import-x";
 import reactHooks from "eslint-plugin-react-hooks";
 import globals from "globals";
 import tseslint from "typescript-eslint";
 
-// Imports flow one way: shared <- server, shared <- web; the two sides never import each other.
+// The layers and seams are explained in docs/architecture.md; this file is what keeps them.
+//   shared <- server, shared <- web; the two sides never import each other.
+//   Inside a side: the composition root (app, router, shell) <- features <- platform.
+//   A feature never imports another feature, except a file named below as a seam.
+const SEAMS = {
+  server: [
+    // The published catalogue, which learning reads and the admin's edits announce.
+    "catalog/catalog.service.ts",
+    "catalog/catalog-changes.ts",
+    // Every plan change goes through setUserPlan, with its audit entry.
+    "users/users.service.ts",
+    // Learning is the one writer of a learner's progress; the admin's edit goes through it.
+    "learning/progress.ts",
+  ],
+  web: [
+    // The program cards, shown on the home page as on the programs page.
+    "learning/program-cards.tsx",
+  ],
+};
+
+// What only the composition root may import: it wires features and platform together.
+const COMPOSITION = {
+  server: ["app.ts", "main.ts", "start.ts", "schedules.ts", "cli"],
+  web: ["main.tsx", "router.tsx", "shell"],
+};
+
+// Files only tests and development use; nothing that ships imports them.
+const TEST_AND_DEVELOPMENT = ["dev/**", "e2e/**", "scripts/**", "src/server/testing/**", "src/web/testing/**", "src/**/*.test.{ts,tsx}"];
+const TEST_FILES = ["**/*.test.{ts,tsx}", "src/server/testing/**", "src/web/testing/**"];
+
+// One zone per forbidden source: the plugin does not mix files, folders and globs in one zone.
+const forbid = (target, froms, message) => froms.map((from) => ({ target, from, message }));
+const globOf = (path) => (fs.statSync(path).isDirectory() ? `${path}/**` : path);
+
+function layerZones(side) {
+  const root = `./src/${side}`;
+  const topLevel = fs.readdirSync(root).filter((name) => !/\.test\.tsx?$/.test(name));
+  const composition = COMPOSITION[side].map((name) => globOf(`${root}/${name}`));
+  const platform = topLevel
+    .filter((name) => !["features", "testing", ...COMPOSITION[side]].includes(name))
+    .filter((name) => /\.tsx?$/.test(name) || fs.statSync(`${root}/${name}`).isDirectory())
+    .map((name) => globOf(`${root}/${name}`));
+  const features = fs
+    .readdirSync(`${root}/features`, { withFileTypes: true })
+    .filter((entry) => entry.isDirectory())
+    .map((entry) => entry.name);
+  return [
+    ...features.map((feature) => ({
+      target: `${root}/features/${feature}`,
+      from: `${root}/features`,
+      except: [feature, ...SEAMS[side]].map((path) => `./${path}`),
+      message: "A feature does not import another feature, except a seam named in eslint.config.js (docs/architecture.md).",
+    })),
+    ...platform.flatMap((target) =>
+      forbid(target, [`${root}/features/**`, ...composition], "Platform code (lib, ui, db, auth, jobs, ...) does not import features or the composition root."),
+    ),
+    ...forbid(`${root}/features/**`, composition, "Features do not import the composition root (app, router, shell)."),
+  ];
+}
+
 const noImport = (patterns, message) => ({
   "no-restricted-imports": ["error", { patterns: [{ group: patterns, message }] }],
 });
@@ -15,11 +76,51 @@ export default tseslint.config(
   ...tseslint.configs.strict,
   {
     languageOptions: { globals: { ...globals.node } },
+    plugins: { "import-x": importX },
+    settings: {
+      "import-x/resolver-next": [importX.createNodeResolver()],
+      // no-cycle follows imports into TypeScript files, so it must parse them.
+      "import-x/extensions": [".ts", ".tsx", ".js"],
+      "import-x/parsers": { "@typescript-eslint/parser": [".ts", ".tsx"] },
+    },
     rules: {
       "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_" }],
       "@typescript-eslint/consistent-type-imports": "error",
       "@typescript-eslint/no-explicit-any": "error",
       eqeqeq: ["error", "always"],
+      "import-x/no-cycle": ["error", { ignoreExternal: true }],
+      "import-x/no-self-import": "error",
+    },
+  },
+  {
+    // Type-aware rules: a promise is awaited, returned or explicitly voided, never dropped.
+    files: ["**/*.{ts,tsx}"],
+    languageOptions: {
+      parserOptions: {
+        project: ["./tsconfig.server.json", "./tsconfig.web.json", "./tsconfig.test.json"],
+        tsconfigRootDir: import.meta.dirname,
+      },
+    },
+    rules: {
+      "@typescript-eslint/no-floating-promises": "error",
+      "@typescript-eslint/no-misused-promises": "error",
+      "@typescript-eslint/await-thenable": "error",
+    },
+  },
+  {
+    files: ["src/**/*.{ts,tsx}"],
+    ignores: TEST_FILES,
+    rules: {
+      "import-x/no-restricted-paths": [
+        "error",
+        {
+          zones: [
+            ...layerZones("server"),
+            ...layerZones("web"),
+            ...forbid("./src/**", TEST_AND_DEVELOPMENT.map((path) => `./${path}`), "What ships never imports development stand-ins, browser tests, scripts or test helpers."),
+          ],
+        },
+      ],
     },
   },
   {

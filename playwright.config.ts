@@ -45,7 +45,7 @@ export default defineConfig({
   },
   webServer: {
     // A fresh embedded database every run, on the built app, as `npm start` serves it.
-    command: `rm -rf ${E2E_DATA_DIR} && node dist/node/src/server/main.js`,
+    command: `rm -rf ${E2E_DATA_DIR} && node dist/node/dev/main.js`,
     url: `${E2E_BASE_URL}/api/health`,
     reuseExistingServer: false,
     timeout: 60_000,

@@ -1,6 +1,6 @@
 import { defineConfig } from "vitest/config";
 
-const apiTests = ["src/**/*.api.test.ts"];
+const apiTests = ["src/**/*.api.test.ts", "dev/**/*.api.test.ts"];
 // Real server processes (start, signals, several instances): run one file at a time, after the build.
 const processTests = ["src/**/*.process.test.ts", "scripts/**/*.process.test.ts"];
 const withPostgres = Boolean(process.env.TEST_DATABASE_URL);

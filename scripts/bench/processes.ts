@@ -1,4 +1,4 @@
-// Child processes under test: the built app (node dist/node/src/server/main.js) and the bare
+// Child processes under test: the built app (node dist/node/dev/main.js) and the bare
 // Fastify hello-world, each on a free loopback port, stopped with SIGTERM.
 import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync } from "node:fs";
@@ -10,7 +10,7 @@ import { fileURLToPath } from "node:url";
 import { envWithoutAppSettings, freePort } from "../../src/server/testing/child-process-env.ts";
 
 export const projectRoot = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
-export const serverEntry = join(projectRoot, "dist", "node", "src", "server", "main.js");
+export const serverEntry = join(projectRoot, "dist", "node", "dev", "main.js");
 
 export type Database = { kind: "pglite"; dataDir: string } | { kind: "postgres"; url: string };
 

@@ -575,7 +575,7 @@ function startupSection(runs: AppRun[], options: Options): Section {
   if (rows.length === 0) return notMeasured(title, "no database was measured");
   const markdown =
     `${table(["database", ">first start (empty: migrations + demo seed)", ">existing database, median", ">range"], rows)}\n\n` +
-    "From spawning `node dist/node/src/server/main.js` to the first 200 from GET /api/health (polled every 5 ms). " +
+    "From spawning `node dist/node/dev/main.js` to the first 200 from GET /api/health (polled every 5 ms). " +
     "No budget in docs/performance.md.";
   return { title, markdown, budgets: [] };
 }

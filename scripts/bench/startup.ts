@@ -1,4 +1,4 @@
-// Start-up: from spawning `node dist/node/src/server/main.js` to the first healthy
+// Start-up: from spawning `node dist/node/dev/main.js` to the first healthy
 // GET /api/health, on a database that is already migrated and seeded.
 import { startApp, type Database } from "./processes.ts";
 

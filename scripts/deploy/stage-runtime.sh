@@ -12,9 +12,9 @@ if [ ! -f dist/node/src/server/main.js ] || [ ! -f dist/web/index.html ]; then
 fi
 mkdir -p "$target/dist/node"
 cp package.json package-lock.json "$target/"
-# The server without the development stand-ins (dist/node/dev) and without the test helpers.
+# The server alone: the development entry and its stand-ins (dist/node/dev) stay behind, and test
+# helpers are never built (tsconfig.server.json).
 cp -R dist/node/src "$target/dist/node/src"
-rm -rf "$target/dist/node/src/server/testing"
 find "$target/dist/node" -name '*.map' -delete
 cp -R dist/web "$target/dist/web"
 cp -R drizzle "$target/drizzle"

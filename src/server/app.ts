@@ -22,7 +22,7 @@ import type { ChannelListener } from "./db/listener.ts";
 import { CONTACT_FORWARD_JOB } from "./features/contact/contact.service.ts";
 import { contactRoutes } from "./features/contact/contact.routes.ts";
 import { learningRoutes } from "./features/learning/learning.routes.ts";
-import { startProgress } from "./features/learning/learning.service.ts";
+import { startProgress } from "./features/learning/progress.ts";
 import { createBillingJobHandlers } from "./features/billing/billing-emails.ts";
 import { billingRoutes } from "./features/billing/billing.routes.ts";
 import { RECEIPT_JOB } from "./features/billing/billing-crediting.ts";
@@ -32,7 +32,8 @@ import { healthRoutes } from "./features/health/health.routes.ts";
 import { siteRoutes } from "./features/site/site.routes.ts";
 import { forwardContactMessage, type ContactMessage } from "./integrations/contact-webhook.ts";
 import { createJobRunner, pendingJobCounts, type JobHandlers, type JobRunner } from "./jobs/queue.ts";
-import { createScheduler, SCHEDULES, type Scheduler } from "./jobs/scheduler.ts";
+import { createScheduler, type Scheduler } from "./jobs/scheduler.ts";
+import { SCHEDULES } from "./schedules.ts";
 import { createMetrics } from "./metrics/metrics.ts";
 import { registerMetrics } from "./metrics/metrics.routes.ts";
 import { registerClosingAnswer, registerErrorHandling, sendFrameworkError } from "./plugins/errors.ts";
@@ -66,7 +67,11 @@ export type AppOptions = {
   operatorToken?: string;
   /** Called for every route as it is registered (tests enumerate the router with it). */
   onRoute?: (route: RouteOptions) => void;
+  /** The development entry's stand-ins and mailbox (dev/development.ts); never in production. */
+  developmentTools?: DevelopmentTools;
 };
+
+export type DevelopmentTools = (app: FastifyInstance) => Promise<void>;
 
 export const BODY_LIMIT_BYTES = 64 * 1024;
 
@@ -149,11 +154,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(billingRoutes({ db: database.db, env, log: app.log, paystack, metrics }));
   await app.register(adminRoutes);
   if (options.operatorToken) await app.register(operatorRoutes(options.operatorToken, database.dumpDataDir));
-  if (!env.isProduction) {
-    // Loaded only outside production: the fakes and the mailbox are not even in a production process.
-    const { registerDevelopmentTools } = await import("./development.ts");
-    await registerDevelopmentTools(app);
-  }
+  if (options.developmentTools && !env.isProduction) await options.developmentTools(app);
 
   await registerSpa(app, { serveWeb: options.serveWeb ?? true });
 

@@ -195,12 +195,33 @@ describe("the production runtime", () => {
     }
   });
 
+  it("is built from the server and shared code only: no development tools, no test helpers, no tests", () => {
+    const tsc = join(projectRoot, "node_modules/typescript/bin/tsc");
+    const listed = spawnSync(process.execPath, [tsc, "-p", "tsconfig.server.json", "--listFilesOnly"], { cwd: projectRoot, encoding: "utf8" });
+    expect(listed.status).toBe(0);
+    const ours = listed.stdout
+      .split("\n")
+      .filter((file) => file.startsWith(projectRoot) && !file.includes("/node_modules/"))
+      .map((file) => file.slice(projectRoot.length + 1));
+    expect(ours).toContain("src/server/main.ts");
+    expect(ours.filter((file) => !/^src\/(server|shared)\//.test(file))).toEqual([]);
+    expect(ours.filter((file) => file.includes("/testing/") || file.endsWith(".test.ts"))).toEqual([]);
+  });
+
   it("refuses development on a public HOST, in one line that says how to run in production", () => {
     const result = runOnce({ HOST: "0.0.0.0", DATA_DIR: join(workDir, "never") });
     expect(result.status).toBe(1);
     const lines = result.stderr.trim().split("\n");
     expect(lines).toHaveLength(1);
     expect(lines[0]).toMatch(/^Invalid configuration: HOST: .*NODE_ENV=production node dist\/node\/src\/server\/main\.js/);
+  });
+
+  it("refuses to run as development: the production entry has no development tools to serve", () => {
+    const result = runOnce({ HOST: "127.0.0.1", DATA_DIR: join(workDir, "never") });
+    expect(result.status).toBe(1);
+    expect(result.stderr.trim().split("\n")).toEqual([
+      "Invalid configuration: NODE_ENV: this entry runs production only; set NODE_ENV=production, or run development with npm start",
+    ]);
   });
 
   it.each([

@@ -1,5 +1,5 @@
 // The app under test, as a child process started from source (`node --import tsx
-// src/server/main.ts`), listening on 127.0.0.1 at a port the run chose, with its output in a
+// dev/main.ts`), listening on 127.0.0.1 at a port the run chose, with its output in a
 // log file of the run. Every child is remembered so that an interrupted run leaves none behind.
 import { spawn, type ChildProcess } from "node:child_process";
 import { closeSync, existsSync, openSync, readFileSync } from "node:fs";
@@ -24,7 +24,7 @@ export type AppOptions = {
   /** The app's settings for this run (DATABASE_URL or DATA_DIR, Paystack ...). */
   env: Record<string, string>;
   logFile: string;
-  /** Use the build (dist/node/src/server/main.js) instead of the source. */
+  /** Use the build (dist/node/dev/main.js) instead of the source. */
   useDist?: boolean;
 };
 
@@ -62,8 +62,8 @@ export class AppProcess {
 
   /** Starts the app and waits until GET /api/health answers 200. */
   static async start(options: AppOptions, readyTimeoutMs = 90_000): Promise<AppProcess> {
-    const dist = join(PROJECT_ROOT, "dist", "node", "src", "server", "main.js");
-    const args = options.useDist && existsSync(dist) ? [dist] : ["--import", "tsx", join("src", "server", "main.ts")];
+    const dist = join(PROJECT_ROOT, "dist", "node", "dev", "main.js");
+    const args = options.useDist && existsSync(dist) ? [dist] : ["--import", "tsx", join("dev", "main.ts")];
     const env = envWithoutAppSettings({
       NODE_ENV: "development",
       HOST: "127.0.0.1",

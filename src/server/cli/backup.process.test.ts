@@ -26,7 +26,7 @@ async function startServer(dataDir: string): Promise<ServerProcess> {
   const port = await freePort();
   const server = startServerProcess({
     command: process.execPath,
-    args: ["--import", "tsx", "src/server/main.ts"],
+    args: ["--import", "tsx", "dev/main.ts"],
     cwd: projectRoot,
     port,
     env: { HOST: "127.0.0.1", APP_URL: `http://127.0.0.1:${port}`, DATA_DIR: dataDir, LOG_LEVEL: "warn" },

@@ -6,7 +6,8 @@ import { devMail, jobs, loginFailures, rateLimits, sessions, verifications } fro
 import { createTestUsers, ipAllocator, type TestUser } from "../testing/accounts.ts";
 import { createTestApp, type TestApp } from "../testing/test-app.ts";
 import { deleteExpiredRecords } from "./retention.ts";
-import { createScheduler, SCHEDULES } from "./scheduler.ts";
+import { SCHEDULES } from "../schedules.ts";
+import { createScheduler } from "./scheduler.ts";
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;

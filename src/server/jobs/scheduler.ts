@@ -11,8 +11,6 @@ import * as z from "zod/mini";
 import { SCHEDULE_LOCK_CLASS } from "../db/advisory-locks.ts";
 import type { Db, Tx } from "../db/client.ts";
 import { config } from "../db/schema.ts";
-import { expireSubscriptions } from "../features/billing/billing-expiry.ts";
-import { deleteExpiredRecords } from "./retention.ts";
 
 export type Schedule = {
   /** Unique: names the schedule's lock and its row in `config`. */
@@ -23,14 +21,6 @@ export type Schedule = {
 };
 
 export type ScheduleOutcome = "ran" | "not-due" | "busy" | "failed";
-
-/** Every schedule of the app. */
-export const SCHEDULES: readonly Schedule[] = [
-  // Paid months that are over end, and their reminders are queued (each once: billing-expiry.ts).
-  { name: "expiry", everyMs: 15 * 60_000, run: (tx, now) => expireSubscriptions(tx, now) },
-  // Finished jobs, spent rate-limit counters, old sign-in failures, expired tokens (retention.ts).
-  { name: "retention", everyMs: 60 * 60_000, run: (tx, now) => deleteExpiredRecords(tx, now) },
-];
 
 export type Scheduler = {
   /** Checks every schedule now; resolves with what each did. */

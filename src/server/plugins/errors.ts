@@ -41,12 +41,13 @@ export function sendNoRoute(request: FastifyRequest, reply: FastifyReply): Fasti
  * parameter is answered before any route or hook runs; without this it gets Fastify's own body
  * and no request id.
  */
-export function sendFrameworkError(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
+export function sendFrameworkError(error: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
   reply.header(REQUEST_ID_HEADER, request.id);
   const status = error.statusCode ?? 500;
-  if (status < 500) return sendError(reply, status, error.code, status === 414 ? "The address is too long." : "The address is not valid.");
-  request.log.error({ err: error }, "request failed");
-  return sendError(reply, 500, "INTERNAL", GENERIC_ERROR_MESSAGE);
+  if (status >= 500) request.log.error({ err: error }, "request failed");
+  void (status < 500
+    ? sendError(reply, status, error.code, status === 414 ? "The address is too long." : "The address is not valid.")
+    : sendError(reply, 500, "INTERNAL", GENERIC_ERROR_MESSAGE));
 }
 
 export function registerErrorHandling(app: FastifyInstance) {

@@ -126,7 +126,7 @@ describe.skipIf(!serverUrl)("instances on one PostgreSQL database", () => {
       instances.push(
         startServerProcess({
           command: process.execPath,
-          args: ["--import", "tsx", join("src", "server", "main.ts")],
+          args: ["--import", "tsx", join("dev", "main.ts")],
           port,
           env: {
             NODE_ENV: "development",

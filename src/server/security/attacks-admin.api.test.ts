@@ -22,7 +22,7 @@ import {
   type TestUser,
 } from "../testing/accounts.ts";
 import { createTestApp, type TestApp } from "../testing/test-app.ts";
-import { concretePath, expectNothingChanged, expectRefused, routeCollector, type AppRoute } from "./attack-kit.ts";
+import { concretePath, expectNothingChanged, expectRefused, routeCollector, type AppRoute } from "../testing/attack-kit.ts";
 
 const nextIp = ipAllocator(60);
 

@@ -19,7 +19,7 @@ import {
   signIn,
 } from "../testing/accounts.ts";
 import { createTestApp, type TestApp } from "../testing/test-app.ts";
-import { expectNothingChanged, expectRefused } from "./attack-kit.ts";
+import { expectNothingChanged, expectRefused } from "../testing/attack-kit.ts";
 
 const nextIp = ipAllocator(64);
 

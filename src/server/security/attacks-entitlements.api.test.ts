@@ -31,7 +31,7 @@ import {
   expectRefused,
   routeCollector,
   type AppRoute,
-} from "./attack-kit.ts";
+} from "../testing/attack-kit.ts";
 
 const nextIp = ipAllocator(61);
 

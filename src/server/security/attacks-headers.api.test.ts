@@ -16,7 +16,7 @@ import {
   type TestUser,
 } from "../testing/accounts.ts";
 import { createTestApp, type TestApp } from "../testing/test-app.ts";
-import { expectNothingChanged } from "./attack-kit.ts";
+import { expectNothingChanged } from "../testing/attack-kit.ts";
 
 const nextIp = ipAllocator(65);
 

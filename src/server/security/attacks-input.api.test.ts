@@ -16,7 +16,7 @@ import {
   expectNothingChanged,
   routeCollector,
   schemaFields,
-} from "./attack-kit.ts";
+} from "../testing/attack-kit.ts";
 
 const nextIp = ipAllocator(63);
 

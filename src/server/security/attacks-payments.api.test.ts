@@ -26,7 +26,7 @@ import {
   userRow,
   type SimulatedTransaction,
 } from "../testing/billing.ts";
-import { expectNothingChanged, expectRefused } from "./attack-kit.ts";
+import { expectNothingChanged, expectRefused } from "../testing/attack-kit.ts";
 
 const nextIp = ipAllocator(62);
 

@@ -4,7 +4,7 @@
 // (POST /api/accounts/forgot-password allows 5 a minute per address).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../testing/test-app.ts";
-import { expectRefused } from "./attack-kit.ts";
+import { expectRefused } from "../testing/attack-kit.ts";
 
 const PRODUCTION = { NODE_ENV: "production", AUTH_SECRET: "p".repeat(40), APP_URL: "https://academy.example" };
 const PROXY = "203.0.113.10";

@@ -1,6 +1,7 @@
 // Boots the whole app on a fresh database for API tests (app.inject; with `listen`, also on a
 // real port, for the integrations the app reaches over HTTP, like the Paystack simulator).
 import type { FastifyInstance } from "fastify";
+import { registerDevelopmentTools } from "../../../dev/development.ts";
 import { buildApp, type AppOptions } from "../app.ts";
 import type { Database } from "../db/client.ts";
 import { seedDatabase } from "../db/seed.ts";
@@ -42,7 +43,15 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
   // APP_URL is given so that a test may switch to production, which requires it.
   const env = readEnv({ NODE_ENV: "test", LOG_LEVEL: "silent", APP_URL: "http://localhost:3000", ...listening, ...options.env });
   const { logDestination, onRoute } = options;
-  const app = await buildApp({ env, database, serveWeb: false, logger: logDestination !== undefined, logDestination, onRoute });
+  const app = await buildApp({
+    env,
+    database,
+    serveWeb: false,
+    logger: logDestination !== undefined,
+    logDestination,
+    onRoute,
+    developmentTools: registerDevelopmentTools,
+  });
   await app.ready();
   if (port !== null) await app.listen({ port, host: "127.0.0.1" });
   return {

@@ -29,7 +29,7 @@ export function ForgotPasswordPage() {
       <h1>Forgot your password?</h1>
       <p className="section-lead">Enter your email and we will send you a link to choose a new password.</p>
       <div className="card stack">
-        <form className="form" noValidate onSubmit={onSubmit}>
+        <form className="form" noValidate onSubmit={(event) => void onSubmit(event)}>
           <TextField label="Email" type="email" autoComplete="email" {...form.register("email")} />
           <FormMessages error={errorMessage} success={requestReset.data?.message} />
           <button type="submit" className="button" disabled={submitting}>

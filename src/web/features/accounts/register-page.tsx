@@ -53,7 +53,7 @@ export function RegisterPage() {
       <h1>Create your account</h1>
       <p className="section-lead">Start with the free Beginner program. Upgrade whenever you are ready.</p>
       <div className="card stack">
-        <form className="form" noValidate onSubmit={onSubmit}>
+        <form className="form" noValidate onSubmit={(event) => void onSubmit(event)}>
           <TextField label="Full Name" autoComplete="name" {...form.register("fullName")} />
           <TextField label="Email" type="email" autoComplete="email" {...form.register("email")} />
           <TextField

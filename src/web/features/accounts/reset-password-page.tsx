@@ -60,7 +60,7 @@ function ResetPasswordForm({ token }: { token: string }) {
       <h1>Reset Password</h1>
       <p className="section-lead">Choose a new password for your account.</p>
       <div className="card stack">
-        <form className="form" noValidate onSubmit={onSubmit}>
+        <form className="form" noValidate onSubmit={(event) => void onSubmit(event)}>
           <TextField
             label="New Password"
             hint="At least 8 characters."

@@ -102,7 +102,7 @@ function ResendWithCredentials() {
   const sending = form.formState.isSubmitting;
 
   return (
-    <form className="form" noValidate onSubmit={onSubmit}>
+    <form className="form" noValidate onSubmit={(event) => void onSubmit(event)}>
       <TextField label="Email" type="email" autoComplete="email" {...form.register("email")} />
       <TextField label="Password" type="password" autoComplete="current-password" {...form.register("password")} />
       <FormMessages

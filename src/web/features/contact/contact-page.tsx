@@ -55,7 +55,7 @@ export function ContactPage() {
         Questions about a program, a payment or your account? Send us a message and we will reply by
         email.
       </p>
-      <form className="card form" noValidate onSubmit={onSubmit}>
+      <form className="card form" noValidate onSubmit={(event) => void onSubmit(event)}>
         <TextField
           label="Name"
           autoComplete="name"

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ipAllocator, register, registrationForm } from "../../testing/accounts.ts";
-import { createTestApp, type TestApp } from "../../testing/test-app.ts";
+import { ipAllocator, register, registrationForm } from "../../src/server/testing/accounts.ts";
+import { createTestApp, type TestApp } from "../../src/server/testing/test-app.ts";
 
 const nextIp = ipAllocator(25);
 

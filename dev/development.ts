@@ -1,10 +1,10 @@
 // What only development and tests serve: the local stand-ins for outside services and the
-// development mailbox. app.ts imports this module only outside production, so a production
-// process never loads it (docs/operations.md, Production).
+// development mailbox. The development entry (main.ts here) and the API tests hand it to buildApp;
+// the production entry does not know it exists (docs/architecture.md, Entries).
 import type { FastifyInstance } from "fastify";
-import { exchangeRateFake } from "../../dev/fakes/exchange-rate.ts";
-import { devFakesRoutes } from "../../dev/fakes/fakes.routes.ts";
-import { devMailRoutes } from "./features/dev-mail/dev-mail.routes.ts";
+import { exchangeRateFake } from "./fakes/exchange-rate.ts";
+import { devFakesRoutes } from "./fakes/fakes.routes.ts";
+import { devMailRoutes } from "./mailbox/dev-mail.routes.ts";
 
 export async function registerDevelopmentTools(app: FastifyInstance): Promise<void> {
   const { env } = app;

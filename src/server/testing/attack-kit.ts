@@ -20,7 +20,7 @@ import {
   waitlist,
   contacts,
 } from "../db/schema.ts";
-import type { TestApp } from "../testing/test-app.ts";
+import type { TestApp } from "./test-app.ts";
 
 /**
  * Every table an attack could change. Left out on purpose: rate_limits and login_failures (the

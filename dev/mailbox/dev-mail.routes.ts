@@ -3,7 +3,7 @@
 import { desc, eq } from "drizzle-orm";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
-import { devMail } from "../../db/schema.ts";
+import { devMail } from "../../src/server/db/schema.ts";
 
 const PAGE_SIZE = 50;
 

@@ -1,0 +1,14 @@
+// Every schedule of the app, wired here because a schedule may run any feature's work; the
+// scheduler itself (jobs/scheduler.ts) only knows how to run one once per period.
+import { expireSubscriptions } from "./features/billing/billing-expiry.ts";
+import { deleteExpiredRecords } from "./jobs/retention.ts";
+import type { Schedule } from "./jobs/scheduler.ts";
+
+/** Every schedule of the app. */
+export const SCHEDULES: readonly Schedule[] = [
+  // Paid months that are over end, and their reminders are queued (each once: features/billing/billing-expiry.ts).
+  { name: "expiry", everyMs: 15 * 60_000, run: (tx, now) => expireSubscriptions(tx, now) },
+  // Finished jobs, spent rate-limit counters, old sign-in failures, expired tokens (jobs/retention.ts).
+  { name: "retention", everyMs: 60 * 60_000, run: (tx, now) => deleteExpiredRecords(tx, now) },
+];
+
