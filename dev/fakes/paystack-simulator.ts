@@ -3,7 +3,14 @@
 // person chooses to pay, fail or close. Test controls let API tests settle a transaction without
 // a browser. Transactions live in memory, per plugin instance.
 import { createHash, createHmac, randomBytes, timingSafeEqual } from "node:crypto";
-import type { FastifyBaseLogger, FastifyError, FastifyPluginAsync, FastifyReply, FastifyRequest } from "fastify";
+import type {
+  FastifyBaseLogger,
+  FastifyError,
+  FastifyInstance,
+  FastifyPluginAsync,
+  FastifyReply,
+  FastifyRequest,
+} from "fastify";
 import { z } from "zod";
 import { escapeHtml } from "./oauth-fake-kit.ts";
 import { CHECKOUT_TITLE, PAYSTACK_CHECKOUT_SCRIPT, PAYSTACK_INLINE_SCRIPT } from "./paystack-inline.ts";
@@ -293,12 +300,8 @@ function sendScript(reply: FastifyReply, script: string) {
 type ReferenceParams = { Params: { reference: string } };
 type AccessCodeParams = { Params: { accessCode: string } };
 
-export const paystackSimulator: FastifyPluginAsync<PaystackSimulatorOptions> = async (app, options) => {
-  const { secretKey, webhookUrl } = options;
-  if (!secretKey) throw new Error("The Paystack simulator needs a secret key.");
-  if (!URL.canParse(webhookUrl)) throw new Error("The Paystack simulator needs an absolute webhook URL.");
-  const now = options.now ?? Date.now;
-
+/** The simulator's memory: transactions by reference and by access code, and customer ids. */
+function createLedger() {
   const transactions = new Map<string, Transaction>();
   const referenceByAccessCode = new Map<string, string>();
   const customerIds = new Map<string, number>();
@@ -310,28 +313,49 @@ export const paystackSimulator: FastifyPluginAsync<PaystackSimulatorOptions> = a
     customerIds.set(key, id);
     return id;
   };
-  const dataOf = (transaction: Transaction) => transactionData(transaction, customerId(transaction.email));
-  const byAccessCode = (accessCode: string) => {
-    const reference = referenceByAccessCode.get(accessCode);
-    return reference === undefined ? undefined : transactions.get(reference);
+  return {
+    byReference: (reference: string) => transactions.get(reference),
+    byAccessCode(accessCode: string) {
+      const reference = referenceByAccessCode.get(accessCode);
+      return reference === undefined ? undefined : transactions.get(reference);
+    },
+    add(transaction: Omit<Transaction, "id">): Transaction {
+      const added = { ...transaction, id: nextTransactionId++ };
+      transactions.set(added.reference, added);
+      referenceByAccessCode.set(added.accessCode, added.reference);
+      return added;
+    },
+    dataOf: (transaction: Transaction) => transactionData(transaction, customerId(transaction.email)),
   };
+}
+type Ledger = ReturnType<typeof createLedger>;
 
-  /** Settles the transaction; a success is announced by webhook unless a test says otherwise. */
-  async function settle(
-    transaction: Transaction,
-    outcome: Outcome,
-    channel: Channel | undefined,
-    deliver: boolean,
-    log: FastifyBaseLogger,
-  ): Promise<WebhookDelivery | null> {
+/** Settles a transaction; a success is announced by webhook unless a test says otherwise. */
+type Settle = (
+  transaction: Transaction,
+  outcome: Outcome,
+  channel: Channel | undefined,
+  deliver: boolean,
+  log: FastifyBaseLogger,
+) => Promise<WebhookDelivery | null>;
+
+type Simulator = { ledger: Ledger; settle: Settle; secretKey: string; now: () => number };
+
+export const paystackSimulator: FastifyPluginAsync<PaystackSimulatorOptions> = async (app, options) => {
+  const { secretKey, webhookUrl } = options;
+  if (!secretKey) throw new Error("The Paystack simulator needs a secret key.");
+  if (!URL.canParse(webhookUrl)) throw new Error("The Paystack simulator needs an absolute webhook URL.");
+  const now = options.now ?? Date.now;
+  const ledger = createLedger();
+  const settle: Settle = async (transaction, outcome, channel, deliver, log) => {
     transaction.status = outcome;
     if (channel) transaction.channel = channel;
     // A second success (a test replaying the webhook) keeps the first payment's time.
     transaction.paidAt = outcome === "success" ? (transaction.paidAt ?? now()) : null;
     // Paystack sends no webhook for a declined charge.
     if (outcome !== "success" || !deliver) return null;
-    return deliverWebhook(webhookUrl, secretKey, { event: "charge.success", data: dataOf(transaction) }, log);
-  }
+    return deliverWebhook(webhookUrl, secretKey, { event: "charge.success", data: ledger.dataOf(transaction) }, log);
+  };
 
   // Paystack's error shape, not the app's, for every route here.
   app.setErrorHandler((error: FastifyError, request, reply) => {
@@ -341,24 +365,27 @@ export const paystackSimulator: FastifyPluginAsync<PaystackSimulatorOptions> = a
     return reply.code(500).send(failure("An error occurred"));
   });
 
+  const simulator: Simulator = { ledger, settle, secretKey, now };
+  registerApiRoutes(app, simulator);
+  registerCheckoutRoutes(app, simulator);
+};
+
+/** The API our server calls, and the test controls that settle a transaction or play tampering. */
+function registerApiRoutes(app: FastifyInstance, { ledger, settle, secretKey, now }: Simulator) {
   const requireSecretKey = async (request: FastifyRequest, reply: FastifyReply) => {
     if (!hasSecretKey(request.headers.authorization, secretKey)) return reply.code(401).send(failure("Invalid key"));
   };
-
-  // --- The API our server calls -----------------------------------------------------------
 
   app.post("/transaction/initialize", { onRequest: requireSecretKey }, async (request, reply) => {
     const parsed = initializeSchema.safeParse(request.body);
     if (!parsed.success) return reply.code(400).send(failure(firstProblem(parsed.error, INITIALIZE_PROBLEMS)));
     const body = parsed.data;
     const reference = body.reference ?? randomBytes(5).toString("hex");
-    if (transactions.has(reference)) return reply.code(400).send(failure("Duplicate Transaction Reference"));
+    if (ledger.byReference(reference)) return reply.code(400).send(failure("Duplicate Transaction Reference"));
 
-    const accessCode = randomBytes(10).toString("hex");
-    transactions.set(reference, {
-      id: nextTransactionId++,
+    const { accessCode } = ledger.add({
       reference,
-      accessCode,
+      accessCode: randomBytes(10).toString("hex"),
       email: body.email,
       amount: body.amount,
       requestedAmount: body.amount,
@@ -372,7 +399,6 @@ export const paystackSimulator: FastifyPluginAsync<PaystackSimulatorOptions> = a
       paidAt: null,
       createdAt: now(),
     });
-    referenceByAccessCode.set(accessCode, reference);
     return {
       status: true,
       message: "Authorization URL created",
@@ -385,15 +411,13 @@ export const paystackSimulator: FastifyPluginAsync<PaystackSimulatorOptions> = a
   });
 
   app.get<ReferenceParams>("/transaction/verify/:reference", { onRequest: requireSecretKey }, async (request, reply) => {
-    const transaction = transactions.get(request.params.reference);
+    const transaction = ledger.byReference(request.params.reference);
     if (!transaction) return reply.code(404).send(failure("Transaction reference not found"));
-    return { status: true, message: "Verification successful", data: dataOf(transaction) };
+    return { status: true, message: "Verification successful", data: ledger.dataOf(transaction) };
   });
 
-  // --- Test controls: settle a transaction as the checkout would, and play tampering --------
-
   app.post<ReferenceParams>("/simulate/:reference", { onRequest: requireSecretKey }, async (request, reply) => {
-    const transaction = transactions.get(request.params.reference);
+    const transaction = ledger.byReference(request.params.reference);
     if (!transaction) return reply.code(404).send(failure("Transaction reference not found"));
     const parsed = simulateSchema.safeParse(request.body);
     if (!parsed.success) return reply.code(400).send(failure(firstProblem(parsed.error, {})));
@@ -401,16 +425,17 @@ export const paystackSimulator: FastifyPluginAsync<PaystackSimulatorOptions> = a
     if (amount !== undefined) transaction.amount = amount;
     if (currency !== undefined) transaction.currency = currency;
     const webhook = await settle(transaction, outcome, channel, deliver, request.log);
-    return { status: true, message: GATEWAY_RESPONSES[outcome], data: dataOf(transaction), webhook };
+    return { status: true, message: GATEWAY_RESPONSES[outcome], data: ledger.dataOf(transaction), webhook };
   });
+}
 
-  // --- The browser side ----------------------------------------------------------------------
-
+/** The browser side: the inline script, the checkout page and its pay and fail buttons. */
+function registerCheckoutRoutes(app: FastifyInstance, { ledger, settle }: Simulator) {
   app.get("/inline.js", async (_request, reply) => sendScript(reply, PAYSTACK_INLINE_SCRIPT));
   app.get("/checkout.js", async (_request, reply) => sendScript(reply, PAYSTACK_CHECKOUT_SCRIPT));
 
   app.get<AccessCodeParams>("/checkout/:accessCode", async (request, reply) => {
-    const transaction = byAccessCode(request.params.accessCode);
+    const transaction = ledger.byAccessCode(request.params.accessCode);
     if (!transaction) return sendUnknownCheckout(reply);
     const checkoutUrl = `${app.prefix}/checkout/${transaction.accessCode}`;
     return sendPage(reply, 200, CHECKOUT_TITLE, checkoutPageBody(transaction, checkoutUrl), `${app.prefix}/checkout.js`);
@@ -419,7 +444,7 @@ export const paystackSimulator: FastifyPluginAsync<PaystackSimulatorOptions> = a
   // What the inline script needs before it opens the checkout (onLoad's id and customer). The
   // access code is the capability here, as on Paystack's own checkout.
   app.get<AccessCodeParams>("/checkout/:accessCode/transaction", async (request, reply) => {
-    const transaction = byAccessCode(request.params.accessCode);
+    const transaction = ledger.byAccessCode(request.params.accessCode);
     if (!transaction) return reply.code(404).send(failure("Transaction not found"));
     const { id, reference, email, amount, currency, status } = transaction;
     return reply.header("cache-control", "no-store").send({ id, reference, email, amount, currency, status });
@@ -428,7 +453,7 @@ export const paystackSimulator: FastifyPluginAsync<PaystackSimulatorOptions> = a
   for (const outcome of ["success", "failed"] as const) {
     const path = outcome === "success" ? "pay" : "fail";
     app.post<AccessCodeParams>(`/checkout/:accessCode/${path}`, async (request, reply) => {
-      const transaction = byAccessCode(request.params.accessCode);
+      const transaction = ledger.byAccessCode(request.params.accessCode);
       if (!transaction) return reply.code(404).send(failure("Transaction not found"));
       // Paystack charges a transaction once; a declined attempt may be retried.
       if (transaction.status === "success") return reply.code(409).send(failure("Transaction has already been paid"));
@@ -442,4 +467,4 @@ export const paystackSimulator: FastifyPluginAsync<PaystackSimulatorOptions> = a
       return { status: true, message: GATEWAY_RESPONSES[outcome], data: { id, reference, status }, webhook };
     });
   }
-};
+}
