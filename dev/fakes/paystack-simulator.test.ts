@@ -294,6 +294,90 @@ describe("Paystack simulator API", () => {
   });
 });
 
+describe("Paystack simulator refunds", () => {
+  async function paidTransaction() {
+    await initialize();
+    await call("POST", `/simulate/${INITIALIZE_BODY.reference}`, { outcome: "success", deliverWebhook: false });
+    return verify(INITIALIZE_BODY.reference);
+  }
+
+  it("queues a refund, answers with Paystack's shape, then processes it and signs a refund.processed webhook", async () => {
+    const transaction = await paidTransaction();
+    const response = await call("POST", "/refund", { transaction: INITIALIZE_BODY.reference, amount: 10_000, merchant_note: "Asked" });
+    expect(response.statusCode).toBe(200);
+    const { data } = response.json();
+    expect(response.json()).toMatchObject({ status: true, message: "Refund has been queued for processing" });
+    expect(data).toMatchObject({
+      transaction: { id: transaction.id, reference: INITIALIZE_BODY.reference, amount: 54_000, currency: "GHS" },
+      status: "pending",
+      amount: 10_000,
+      currency: "GHS",
+      merchant_note: "Asked",
+      id: expect.any(Number),
+    });
+    const fetched = await call("GET", `/refund/${data.id}`);
+    expect(fetched.json()).toMatchObject({ status: true, data: { id: data.id, status: "pending", transaction: transaction.id, transaction_reference: INITIALIZE_BODY.reference } });
+
+    // The simulator processes it by itself shortly after.
+    await vi.waitFor(() => expect(receiver.received).toHaveLength(1), { timeout: 2_000 });
+    const [webhook] = receiver.received;
+    if (!webhook) throw new Error("No webhook arrived.");
+    expect(webhook.headers["x-paystack-signature"]).toBe(paystackSignature(webhook.raw, SECRET_KEY));
+    expect(JSON.parse(webhook.raw.toString("utf8"))).toEqual({
+      event: "refund.processed",
+      data: {
+        id: String(data.id),
+        status: "processed",
+        transaction_reference: INITIALIZE_BODY.reference,
+        refund_reference: `TRF_sim${data.id}`,
+        amount: "10000",
+        currency: "GHS",
+        processor: "simulator",
+        customer: { first_name: null, last_name: null, email: INITIALIZE_BODY.email },
+        integration: 100_001,
+        domain: "test",
+      },
+    });
+    expect((await call("GET", `/refund/${data.id}`)).json().data.status).toBe("processed");
+  });
+
+  it("refuses what Paystack refuses: an unpaid transaction, more than is left, an unknown one", async () => {
+    await initialize();
+    expect((await call("POST", "/refund", { transaction: INITIALIZE_BODY.reference })).json()).toEqual({
+      status: false,
+      message: "Cannot refund a transaction that was not successful",
+    });
+    await call("POST", `/simulate/${INITIALIZE_BODY.reference}`, { outcome: "success", deliverWebhook: false });
+    expect((await call("POST", "/refund", { transaction: INITIALIZE_BODY.reference, amount: 40_000 })).statusCode).toBe(200);
+    const tooMuch = await call("POST", "/refund", { transaction: INITIALIZE_BODY.reference, amount: 14_001 });
+    expect(tooMuch.statusCode).toBe(400);
+    expect(tooMuch.json().message).toBe("Refund amount cannot be more than the unrefunded transaction amount");
+    expect((await call("POST", "/refund", { transaction: "nope" })).statusCode).toBe(404);
+    expect((await call("GET", "/refund/42")).statusCode).toBe(404);
+    expect((await call("POST", "/refund", { transaction: INITIALIZE_BODY.reference }, {})).statusCode).toBe(401);
+  });
+
+  it("refuses every refund when a test asks it to, and lets a test settle one by hand", async () => {
+    await paidTransaction();
+    expect((await call("POST", "/simulate/refunds", { refuse: "Refunds are paused", autoProcess: false })).json()).toMatchObject({
+      data: { refuse: "Refunds are paused", autoProcess: false },
+    });
+    const refused = await call("POST", "/refund", { transaction: INITIALIZE_BODY.reference });
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json()).toEqual({ status: false, message: "Refunds are paused" });
+
+    await call("POST", "/simulate/refunds", { refuse: null });
+    const { data } = (await call("POST", "/refund", { transaction: INITIALIZE_BODY.reference })).json();
+    expect(data.amount).toBe(54_000);
+    expect(receiver.received).toHaveLength(0);
+    const settled = await call("POST", `/simulate/refund/${data.id}`, { outcome: "failed" });
+    expect(settled.json()).toMatchObject({ data: { status: "failed" }, webhook: { delivered: true, statusCode: 200 } });
+    expect(JSON.parse(receiver.received[0]?.raw.toString("utf8") ?? "{}")).toMatchObject({ event: "refund.failed" });
+    // A failed refund gave nothing back: the whole amount can be refunded again.
+    expect((await call("POST", "/refund", { transaction: INITIALIZE_BODY.reference })).json().data.amount).toBe(54_000);
+  });
+});
+
 describe("Paystack simulator checkout", () => {
   it("serves the inline and checkout scripts as uncached JavaScript", async () => {
     for (const [path, script] of [

@@ -1,7 +1,8 @@
 // A stand-in for Paystack, for development and tests: the JSON API our server calls (initialize,
-// verify), signed charge.success webhooks, the v2 inline script, and a checkout page where a
-// person chooses to pay, fail or close. Test controls let API tests settle a transaction without
-// a browser. Transactions live in memory, per plugin instance.
+// verify, refund), signed charge.success and refund webhooks, the v2 inline script, and a checkout
+// page where a person chooses to pay, fail or close. Test controls let API tests settle a
+// transaction or a refund without a browser, and make the gateway refuse refunds. Transactions
+// and refunds live in memory, per plugin instance.
 import { createHash, createHmac, randomBytes, timingSafeEqual } from "node:crypto";
 import type {
   FastifyBaseLogger,
@@ -305,7 +306,9 @@ function createLedger() {
   const transactions = new Map<string, Transaction>();
   const referenceByAccessCode = new Map<string, string>();
   const customerIds = new Map<string, number>();
+  const refunds = new Map<number, Refund>();
   let nextTransactionId = 1_000_001;
+  let nextRefundId = 3_000_001;
 
   const customerId = (email: string) => {
     const key = email.toLowerCase();
@@ -315,6 +318,9 @@ function createLedger() {
   };
   return {
     byReference: (reference: string) => transactions.get(reference),
+    /** Paystack takes a transaction's reference or its id wherever it asks for a transaction. */
+    byReferenceOrId: (key: string) =>
+      transactions.get(key) ?? [...transactions.values()].find((transaction) => String(transaction.id) === key),
     byAccessCode(accessCode: string) {
       const reference = referenceByAccessCode.get(accessCode);
       return reference === undefined ? undefined : transactions.get(reference);
@@ -326,6 +332,20 @@ function createLedger() {
       return added;
     },
     dataOf: (transaction: Transaction) => transactionData(transaction, customerId(transaction.email)),
+    refundById: (id: number) => refunds.get(id),
+    addRefund(refund: Omit<Refund, "id">): Refund {
+      const added = { ...refund, id: nextRefundId++ };
+      refunds.set(added.id, added);
+      return added;
+    },
+    /** What is left to refund of a transaction: its amount less every refund that did not fail. */
+    refundable(transaction: Transaction): number {
+      const given = [...refunds.values()]
+        .filter((refund) => refund.transaction === transaction && refund.status !== "failed")
+        .reduce((sum, refund) => sum + refund.amount, 0);
+      return transaction.amount - given;
+    },
+    customerId,
   };
 }
 type Ledger = ReturnType<typeof createLedger>;
@@ -339,7 +359,7 @@ type Settle = (
   log: FastifyBaseLogger,
 ) => Promise<WebhookDelivery | null>;
 
-type Simulator = { ledger: Ledger; settle: Settle; secretKey: string; now: () => number };
+type Simulator = { ledger: Ledger; settle: Settle; secretKey: string; now: () => number; webhookUrl: string };
 
 export const paystackSimulator: FastifyPluginAsync<PaystackSimulatorOptions> = async (app, options) => {
   const { secretKey, webhookUrl } = options;
@@ -365,16 +385,22 @@ export const paystackSimulator: FastifyPluginAsync<PaystackSimulatorOptions> = a
     return reply.code(500).send(failure("An error occurred"));
   });
 
-  const simulator: Simulator = { ledger, settle, secretKey, now };
+  const simulator: Simulator = { ledger, settle, secretKey, now, webhookUrl };
   registerApiRoutes(app, simulator);
   registerCheckoutRoutes(app, simulator);
+  registerRefundRoutes(app, simulator);
 };
+
+/** The hook of every API route and test control: the secret key, or Paystack's 401. */
+function secretKeyHook(secretKey: string) {
+  return async (request: FastifyRequest, reply: FastifyReply) => {
+    if (!hasSecretKey(request.headers.authorization, secretKey)) return reply.code(401).send(failure("Invalid key"));
+  };
+}
 
 /** The API our server calls, and the test controls that settle a transaction or play tampering. */
 function registerApiRoutes(app: FastifyInstance, { ledger, settle, secretKey, now }: Simulator) {
-  const requireSecretKey = async (request: FastifyRequest, reply: FastifyReply) => {
-    if (!hasSecretKey(request.headers.authorization, secretKey)) return reply.code(401).send(failure("Invalid key"));
-  };
+  const requireSecretKey = secretKeyHook(secretKey);
 
   app.post("/transaction/initialize", { onRequest: requireSecretKey }, async (request, reply) => {
     const parsed = initializeSchema.safeParse(request.body);
@@ -467,4 +493,227 @@ function registerCheckoutRoutes(app: FastifyInstance, { ledger, settle }: Simula
       return { status: true, message: GATEWAY_RESPONSES[outcome], data: { id, reference, status }, webhook };
     });
   }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Refunds
+
+type RefundStatus = "pending" | "processed" | "failed";
+
+type Refund = {
+  id: number;
+  transaction: Transaction;
+  amount: number;
+  currency: string;
+  status: RefundStatus;
+  customerNote: string;
+  merchantNote: string;
+  /** The processor's reference, once it has processed the refund. */
+  refundReference: string | null;
+  createdAt: number;
+  updatedAt: number;
+};
+
+/** The simulator's Paystack integration id, as its refund answers and webhooks carry it. */
+const INTEGRATION_ID = 100_001;
+/** How long a refund stays pending before the simulator processes it (when it does so itself). */
+const REFUND_PROCESSING_MS = 200;
+
+const refundCreateSchema = z.object({
+  transaction: z.union([z.string().min(1).max(100), z.number().int().positive().transform(String)]),
+  amount: z
+    .union([z.number(), z.string().regex(/^\d+$/).transform(Number)])
+    .pipe(z.number().int().positive().max(Number.MAX_SAFE_INTEGER))
+    .optional(),
+  currency: z.string().regex(/^[A-Z]{3}$/).optional(),
+  customer_note: z.string().max(1000).optional(),
+  merchant_note: z.string().max(1000).optional(),
+});
+
+const REFUND_PROBLEMS: Record<string, string> = {
+  transaction: "Transaction reference or id is required",
+  amount: "Invalid Amount Sent",
+  currency: "Invalid currency",
+  customer_note: "Customer note is too long",
+  merchant_note: "Merchant note is too long",
+};
+
+const refundControlSchema = z.object({
+  /** Refuse every refund with this message (400), until it is set to null. */
+  refuse: z.string().trim().min(1).max(200).nullable().optional(),
+  /** Process each refund by itself shortly after accepting it (the default), or wait for a test to settle it. */
+  autoProcess: z.boolean().optional(),
+});
+
+const settleRefundSchema = z.object({
+  outcome: z.enum(["processed", "failed"]),
+  deliverWebhook: z.boolean().default(true),
+});
+
+type RefundIdParams = { Params: { id: string } };
+
+/** POST /refund's `data`: the refund, with the transaction it gives back. */
+function refundCreateData(refund: Refund) {
+  const { transaction } = refund;
+  return {
+    transaction: {
+      id: transaction.id,
+      domain: "test",
+      reference: transaction.reference,
+      amount: transaction.amount,
+      paid_at: transaction.paidAt === null ? null : new Date(transaction.paidAt).toISOString(),
+      channel: transaction.channel,
+      currency: transaction.currency,
+    },
+    integration: INTEGRATION_ID,
+    deducted_amount: 0,
+    channel: null,
+    merchant_note: refund.merchantNote,
+    customer_note: refund.customerNote,
+    status: refund.status,
+    refunded_by: "simulator@example.com",
+    expected_at: new Date(refund.createdAt + REFUND_PROCESSING_MS).toISOString(),
+    currency: refund.currency,
+    domain: "test",
+    amount: refund.amount,
+    fully_deducted: false,
+    id: refund.id,
+    createdAt: new Date(refund.createdAt).toISOString(),
+    updatedAt: new Date(refund.updatedAt).toISOString(),
+  };
+}
+
+/** GET /refund/:id's `data`. */
+function refundFetchData(refund: Refund, customerId: number) {
+  const { transaction } = refund;
+  return {
+    integration: INTEGRATION_ID,
+    transaction: transaction.id,
+    dispute: null,
+    settlement: null,
+    id: refund.id,
+    domain: "test",
+    currency: refund.currency,
+    amount: refund.amount,
+    status: refund.status,
+    refunded_at: refund.status === "processed" ? new Date(refund.updatedAt).toISOString() : null,
+    refunded_by: "simulator@example.com",
+    customer_note: refund.customerNote,
+    merchant_note: refund.merchantNote,
+    deducted_amount: 0,
+    fully_deducted: 0,
+    createdAt: new Date(refund.createdAt).toISOString(),
+    bank_reference: refund.refundReference,
+    transaction_reference: transaction.reference,
+    reason: refund.merchantNote,
+    customer: { id: customerId, email: transaction.email, customer_code: customerCode(transaction.email) },
+    refund_type: refund.amount === transaction.amount ? "full" : "partial",
+    transaction_amount: transaction.amount,
+    initiated_by: "merchant",
+    refund_channel: transaction.channel,
+    session_id: null,
+    collect_account_number: false,
+  };
+}
+
+/** A refund event's `data`, as Paystack sends it: the amount as a string; the id as well. */
+function refundEventData(refund: Refund) {
+  const { transaction } = refund;
+  return {
+    id: String(refund.id),
+    status: refund.status,
+    transaction_reference: transaction.reference,
+    refund_reference: refund.refundReference,
+    amount: String(refund.amount),
+    currency: refund.currency,
+    processor: "simulator",
+    customer: { first_name: null, last_name: null, email: transaction.email },
+    integration: INTEGRATION_ID,
+    domain: "test",
+  };
+}
+
+/**
+ * Refunds, as Paystack's Refund API offers them: create (queued, status pending) and fetch; each
+ * refund is then processed and announced by a signed refund.processed webhook. Test controls make
+ * the gateway refuse refunds, stop processing them by itself, and settle one as processed or failed.
+ */
+function registerRefundRoutes(app: FastifyInstance, { ledger, secretKey, now, webhookUrl }: Simulator) {
+  const requireSecretKey = secretKeyHook(secretKey);
+  const settings: { refuse: string | null; autoProcess: boolean } = { refuse: null, autoProcess: true };
+  const timers = new Set<NodeJS.Timeout>();
+  app.addHook("onClose", async () => {
+    for (const timer of timers) clearTimeout(timer);
+  });
+
+  const settleRefund = (refund: Refund, outcome: Exclude<RefundStatus, "pending">, deliver: boolean, log: FastifyBaseLogger) => {
+    refund.status = outcome;
+    refund.updatedAt = now();
+    refund.refundReference = outcome === "processed" ? `TRF_sim${refund.id}` : refund.refundReference;
+    if (!deliver) return Promise.resolve(null);
+    return deliverWebhook(webhookUrl, secretKey, { event: `refund.${outcome}`, data: refundEventData(refund) }, log);
+  };
+
+  app.post("/refund", { onRequest: requireSecretKey }, async (request, reply) => {
+    const parsed = refundCreateSchema.safeParse(request.body);
+    if (!parsed.success) return reply.code(400).send(failure(firstProblem(parsed.error, REFUND_PROBLEMS)));
+    const body = parsed.data;
+    const transaction = ledger.byReferenceOrId(body.transaction);
+    if (!transaction) return reply.code(404).send(failure("Transaction not found"));
+    if (transaction.status !== "success") return reply.code(400).send(failure("Cannot refund a transaction that was not successful"));
+    if (body.currency !== undefined && body.currency !== transaction.currency) {
+      return reply.code(400).send(failure("Currency does not match the transaction's currency"));
+    }
+    const left = ledger.refundable(transaction);
+    const amount = body.amount ?? left;
+    if (left <= 0) return reply.code(400).send(failure("Transaction has been fully reversed"));
+    if (amount > left) return reply.code(400).send(failure("Refund amount cannot be more than the unrefunded transaction amount"));
+    if (settings.refuse !== null) return reply.code(400).send(failure(settings.refuse));
+
+    const created = now();
+    const refund = ledger.addRefund({
+      transaction,
+      amount,
+      currency: transaction.currency,
+      status: "pending",
+      customerNote: body.customer_note ?? `Refund for transaction ${transaction.reference}`,
+      merchantNote: body.merchant_note ?? `Refund for transaction ${transaction.reference}`,
+      refundReference: null,
+      createdAt: created,
+      updatedAt: created,
+    });
+    if (settings.autoProcess) {
+      // After this answer has gone, as Paystack's own processing would.
+      const timer = setTimeout(() => {
+        timers.delete(timer);
+        if (refund.status === "pending") void settleRefund(refund, "processed", true, app.log);
+      }, REFUND_PROCESSING_MS);
+      timers.add(timer);
+    }
+    return { status: true, message: "Refund has been queued for processing", data: refundCreateData(refund) };
+  });
+
+  app.get<RefundIdParams>("/refund/:id", { onRequest: requireSecretKey }, async (request, reply) => {
+    const refund = ledger.refundById(Number(request.params.id));
+    if (!refund) return reply.code(404).send(failure("Refund not found"));
+    return { status: true, message: "Refund retrieved", data: refundFetchData(refund, ledger.customerId(refund.transaction.email)) };
+  });
+
+  // Test controls.
+  app.post("/simulate/refunds", { onRequest: requireSecretKey }, async (request, reply) => {
+    const parsed = refundControlSchema.safeParse(request.body ?? {});
+    if (!parsed.success) return reply.code(400).send(failure(firstProblem(parsed.error, {})));
+    if (parsed.data.refuse !== undefined) settings.refuse = parsed.data.refuse;
+    if (parsed.data.autoProcess !== undefined) settings.autoProcess = parsed.data.autoProcess;
+    return { status: true, message: "Refund settings updated", data: { ...settings } };
+  });
+
+  app.post<RefundIdParams>("/simulate/refund/:id", { onRequest: requireSecretKey }, async (request, reply) => {
+    const refund = ledger.refundById(Number(request.params.id));
+    if (!refund) return reply.code(404).send(failure("Refund not found"));
+    const parsed = settleRefundSchema.safeParse(request.body ?? {});
+    if (!parsed.success) return reply.code(400).send(failure(firstProblem(parsed.error, {})));
+    const webhook = await settleRefund(refund, parsed.data.outcome, parsed.data.deliverWebhook, request.log);
+    return { status: true, message: `Refund ${parsed.data.outcome}`, data: refundEventData(refund), webhook };
+  });
 }

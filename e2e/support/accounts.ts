@@ -2,9 +2,9 @@
 // ready for a test, and the login form as a person fills it.
 //
 // About rate limits: the browser always reaches the app from 127.0.0.1, and the app rightly
-// limits per address (registration 5 a minute; email sign-in 10, counted until a minute passes
-// without one; social sign-in 3, counted until 10 seconds pass without one). The journeys under
-// test stay within those limits on their own. Accounts that a test only needs as a starting point
+// limits per address (docs/product.md, "Limits": 60 new accounts an hour; email sign-in 100 in 5
+// minutes; social sign-in 60 in 5 minutes). The journeys under test stay within those limits on
+// their own. Accounts that a test only needs as a starting point
 // are made through the API from another loopback address (127.x.y.z, all of which reach the app
 // on Linux), so that setting up never spends the browser's allowance.
 import {
@@ -198,8 +198,8 @@ export async function fillRegistration(
 
 /**
  * Presses a "Sign in with ..." button and waits for the app's answer. Social sign-in is limited
- * to 3 starts until 10 seconds pass without one; should a run reach the limit anyway (e.g. only
- * the provider tests are picked), wait as long as the server says and press again.
+ * to 60 starts in 5 minutes per address; should a run reach the limit anyway, wait as long as the
+ * server says and press again.
  */
 export async function startProviderSignIn(page: Page, label: string, testInfo?: TestInfo) {
   const button = page.getByRole("button", { name: label });

@@ -10,6 +10,8 @@ import { routesFor, type AppRoute, type ParamRouteId, type RouteId } from "../..
 const OPEN_AT: Record<ParamRouteId, readonly string[]> & Partial<Record<RouteId, readonly string[]>> = {
   resetPassword: ["/reset-password?token=x"],
   track: ["/program/beginner", "/program/intermediate"],
+  // A reference the learner has not paid: the page says there is no such receipt.
+  receipt: ["/subscription/receipts/LTF-INTERMEDIATE-1"],
 };
 const addressesOf = ({ id, path }: AppRoute) => OPEN_AT[id] ?? [path];
 

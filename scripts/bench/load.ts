@@ -44,13 +44,15 @@ async function settle(url: string): Promise<void> {
 
 export async function runLoad(target: LoadTarget, settings: LoadSettings): Promise<LoadResult> {
   const method = target.method ?? "GET";
-  const baseHeaders: Record<string, string> = method === "POST" ? { "content-length": "0" } : {};
+  // A POST carries the site's Origin, as the browser app's do: the app refuses one without it.
+  const origin: Record<string, string> = method === "POST" ? { origin: new URL(target.url).origin } : {};
+  const baseHeaders: Record<string, string> = method === "POST" ? { "content-length": "0", ...origin } : {};
   const cookies = target.cookies ?? [];
   // One request first, alone: one-time work (the exchange rate that the first GET /api/prices
   // fetches and caches, say) stays out of the figures, and a route that fails is caught here.
   const primed = await fetch(target.url, {
     method,
-    headers: { ...(cookies[0] ? { cookie: cookies[0] } : {}) },
+    headers: { ...origin, ...(cookies[0] ? { cookie: cookies[0] } : {}) },
     signal: AbortSignal.timeout(60_000),
   });
   await primed.arrayBuffer();

@@ -364,9 +364,9 @@ function apiSection(ceiling: LoadResult | null, ceilingError: string | null, run
     "req/s is autocannon's average of its per-second samples; latencies are in milliseconds; " +
       "\"vs ceiling\" is the route's req/s over the hello-world's, in this same run.",
     "Rate limits: none of these routes has one. The app's limits (src/server) are on " +
-      "/api/accounts/register and /api/accounts/forgot-password (5 a minute per address), the contact form " +
-      "(5 per 10 minutes), the payment routes (20 a minute) and Better Auth's /api/auth/* (100 a minute; " +
-      "sign-in 10, sign-up 5); the signed-in routes check the session in-process, which is not limited. " +
+      "/api/accounts/register and /api/accounts/forgot-password, the contact form (5 per 10 minutes), the " +
+      "payment routes (20 a minute) and Better Auth's /api/auth/* (docs/product.md, \"Limits\", for the account " +
+      "ones); the signed-in routes check the session in-process, which is not limited. " +
       (limited.length > 0
         ? `**Yet 429 answers were seen on: ${limited.map((result) => result.label).join(", ")}.**`
         : "No 429 answer was seen in this run."),

@@ -27,7 +27,9 @@ import { createBillingJobHandlers } from "./features/billing/billing-emails.ts";
 import { billingRoutes } from "./features/billing/billing.routes.ts";
 import { RECEIPT_JOB } from "./features/billing/billing-crediting.ts";
 import { EXPIRY_REMINDER_JOB } from "./features/billing/billing-expiry.ts";
-import { createPaystackClient } from "./integrations/paystack.ts";
+import { REFUND_JOB } from "./features/billing/billing-refunds.ts";
+import { RECONCILE_JOB, reconcilePayments } from "./features/billing/billing-reconciliation.ts";
+import { paystackClientFor } from "./integrations/paystack.ts";
 import { healthRoutes } from "./features/health/health.routes.ts";
 import { siteRoutes } from "./features/site/site.routes.ts";
 import { forwardContactMessage, type ContactMessage } from "./integrations/contact-webhook.ts";
@@ -40,6 +42,7 @@ import { registerClosingAnswer, registerErrorHandling, sendFrameworkError } from
 import { registerInputGuard } from "./plugins/input-guard.ts";
 import { loggerOptions, type LogDestination } from "./plugins/logger.ts";
 import { registerRequestIdHeader, requestIdFor } from "./plugins/request-id.ts";
+import { registerSameOriginCheck } from "./plugins/same-origin.ts";
 import { registerSecurityHeaders } from "./plugins/security.ts";
 import { registerSpa } from "./plugins/spa.ts";
 
@@ -98,12 +101,22 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   registerRequestIdHeader(app);
   registerClosingAnswer(app);
   registerErrorHandling(app);
+  registerSameOriginCheck(app, {
+    appUrl: env.appUrl,
+    // Each with an authentication of its own: the webhook's signature, the operator's token.
+    exempt: ["/api/paystack/webhook", "/api/operator/"],
+    // The development stand-ins, which this server and its tests also call directly.
+    serverToServer: ["/dev/fakes/"],
+  });
   registerInputGuard(app);
   // JSON only: a text/plain body (a cross-site "simple" request) is answered 415.
   app.removeContentTypeParser("text/plain");
 
   const mailer = createMailer({ env, db: database.db, log: app.log });
   const billingEmails = createBillingJobHandlers({ db: database.db, mailer, appUrl: env.appUrl });
+  const paystack = paystackClientFor(env.paystack);
+  // Reconciliation counts on /metrics; the metrics are made below, once every job kind is known.
+  const paymentServices = () => ({ paystack, metrics, log: app.log });
   const jobHandlers: JobHandlers = {
     [CONTACT_FORWARD_JOB]: async (payload) => {
       if (!env.contactWebhookUrl) return;
@@ -111,6 +124,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     },
     [RECEIPT_JOB]: billingEmails.receipt,
     [EXPIRY_REMINDER_JOB]: billingEmails.expiryReminder,
+    [REFUND_JOB]: billingEmails.refund,
+    // Queued by the payment-reconciliation schedule (schedules.ts); Paystack is asked outside it.
+    [RECONCILE_JOB]: async () => {
+      await reconcilePayments({ db: database.db, ...paymentServices() }, new Date());
+    },
   };
   const metrics = createMetrics({
     poolUse: database.poolUse,
@@ -147,13 +165,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(catalogRoutes);
   await app.register(contactRoutes);
   await app.register(learningRoutes);
-  const paystack =
-    env.paystack.mode === "disabled"
-      ? null
-      : createPaystackClient({ apiUrl: env.paystack.apiUrl, secretKey: env.paystack.secretKey });
   await app.register(billingRoutes({ db: database.db, env, log: app.log, paystack, metrics }));
   await app.register(adminRoutes);
-  if (options.operatorToken) await app.register(operatorRoutes(options.operatorToken, database.dumpDataDir));
+  if (options.operatorToken) await app.register(operatorRoutes(options.operatorToken, database.dumpDataDir, paymentServices()));
   if (options.developmentTools && !env.isProduction) await options.developmentTools(app);
 
   await registerSpa(app, { serveWeb: options.serveWeb ?? true });

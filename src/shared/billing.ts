@@ -26,6 +26,18 @@ export function cediAmountPesewas(usd: number, ghsPerUsd: number): number {
   return Math.round(usd * ghsPerUsd) * 100;
 }
 
+const cediNumber = new Intl.NumberFormat("en-US", { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+
+/** Pesewas as the admin console shows them (docs/data.md, "Money"): 54000 -> "₵540.00". */
+export function formatCedis(amountMinor: number): string {
+  return `₵${cediNumber.format(amountMinor / 100)}`;
+}
+
+/** Pesewas as learners read them, on their payments, receipts and emails: 54000 -> "GH₵ 540.00". */
+export function formatGhs(amountMinor: number): string {
+  return `GH₵ ${cediNumber.format(amountMinor / 100)}`;
+}
+
 /** Days left in a period: the ceiling of the days to its end, never below 0. */
 export function remainingDays(end: Date, now: Date): number {
   return Math.max(0, Math.ceil((end.getTime() - now.getTime()) / DAY_MS));

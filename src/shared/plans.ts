@@ -52,21 +52,48 @@ export const PLAN_LABELS: Record<Plan, string> = {
 export type Entitlement = {
   subscriptionPlan: Plan | null;
   subscriptionStatus: SubscriptionStatus;
+  subscriptionStart?: Date | null;
   subscriptionEnd: Date | null;
+  /** Paid time of a lower plan that runs after the current period, to queuedEnd. */
+  queuedPlan?: PaidPlan | null;
+  queuedEnd?: Date | null;
 };
 
+export function isPaidPlan(plan: Plan | null): plan is PaidPlan {
+  return plan === "intermediate" || plan === "advanced";
+}
+
+/** How plans rank: a higher plan opens every track of a lower one. */
+export const PLAN_RANK: Record<Plan, number> = { legacyFree: 0, intermediate: 1, advanced: 2, admin: 3 };
+
+export type PaidPeriod = { plan: PaidPlan; start: Date | null; end: Date };
+
 /**
- * The plan a user actually has now: a paid plan counts only while its period runs; admin and
- * legacyFree never expire; a user without a plan is free.
+ * The paid time a user holds at `now` (docs/subscriptions.md, "Paid time is never lost"): the
+ * current period while it runs, and the lower plan queued after it. Once the current period is
+ * over, the queued time is current, even before the expiry job has moved it there.
+ */
+export function paidTime(user: Entitlement, now: Date): { current: PaidPeriod | null; queued: (PaidPeriod & { start: Date }) | null } {
+  const plan = user.subscriptionPlan;
+  const end = user.subscriptionEnd;
+  if (!isPaidPlan(plan) || user.subscriptionStatus !== "active" || end === null) return { current: null, queued: null };
+  const queued =
+    user.queuedPlan && user.queuedEnd && user.queuedEnd.getTime() > end.getTime()
+      ? { plan: user.queuedPlan, start: end, end: user.queuedEnd }
+      : null;
+  if (end.getTime() > now.getTime()) return { current: { plan, start: user.subscriptionStart ?? null, end }, queued };
+  if (queued && queued.end.getTime() > now.getTime()) return { current: queued, queued: null };
+  return { current: null, queued: null };
+}
+
+/**
+ * The plan a user actually has now: a paid plan counts only while its period (or the paid time
+ * queued after it) runs; admin and legacyFree never expire; a user without a plan is free.
  */
 export function effectivePlan(user: Entitlement, now: Date): Plan {
   const plan = user.subscriptionPlan ?? "legacyFree";
   if (plan === "admin" || plan === "legacyFree") return plan;
-  const active =
-    user.subscriptionStatus === "active" &&
-    user.subscriptionEnd !== null &&
-    user.subscriptionEnd.getTime() > now.getTime();
-  return active ? plan : "legacyFree";
+  return paidTime(user, now).current?.plan ?? "legacyFree";
 }
 
 /** "Access Level" as the avatar menu shows it: the plan, or Free. */

@@ -9,7 +9,12 @@ describe("the route table", () => {
 
   // docs/product.md, "Routes and guards": a page that changes hands changes who can open it.
   it("guards the pages the product rules guard, and only those", () => {
-    expect(routesFor("user").map(({ path }) => path)).toEqual(["/program", "/program/:track", "/subscription"]);
+    expect(routesFor("user").map(({ path }) => path)).toEqual([
+      "/program",
+      "/program/:track",
+      "/subscription",
+      "/subscription/receipts/:reference",
+    ]);
     expect(routesFor("admin").map(({ path }) => path)).toEqual(["/admin"]);
   });
 

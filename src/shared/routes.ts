@@ -28,6 +28,8 @@ export const ROUTES = [
   { id: "programList", path: "/program", access: "user" },
   { id: "track", path: "/program/:track", access: "user" },
   { id: "subscription", path: "/subscription", access: "user" },
+  // The receipt of one of the learner's own paid payments (the server answers only the owner).
+  { id: "receipt", path: "/subscription/receipts/:reference", access: "user" },
   // Public to view; paying asks for a login on the page itself (docs/product.md).
   { id: "waitlist", path: "/join-waitlist", access: "public" },
   { id: "waitlistSuccess", path: "/join-waitlist/success", access: "public" },

@@ -40,6 +40,7 @@ const PAGES: Record<RouteId, Page> = {
   programList: lazyPage(() => import("./features/learning/program-list-page.tsx"), (m) => m.ProgramListPage),
   track: lazyPage(() => import("./features/learning/track-page.tsx"), (m) => m.TrackPage),
   subscription: lazyPage(() => import("./features/billing/subscription-page.tsx"), (m) => m.SubscriptionPage),
+  receipt: lazyPage(() => import("./features/billing/receipt-page.tsx"), (m) => m.ReceiptPage),
   admin: lazyPage(() => import("./features/admin/admin-page.tsx"), (m) => m.AdminPage),
 };
 

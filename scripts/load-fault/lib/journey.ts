@@ -1,7 +1,14 @@
 // What a simulated learner does, over and over: list the programs, open the Beginner track,
 // mark a video watched, answer a quiz question. Every answer is recorded by step and route.
+// Like a person, a learner answers one question at most 5 times a minute (the app's limit,
+// QUIZ_ANSWER_LIMIT): a round whose questions were all answered too recently skips the quiz.
 import { programListSchema } from "../../../src/shared/contracts/catalog.ts";
-import { quizAnswerResponseSchema, trackDetailSchema, watchedResponseSchema } from "../../../src/shared/contracts/learning.ts";
+import {
+  QUIZ_ANSWER_LIMIT,
+  quizAnswerResponseSchema,
+  trackDetailSchema,
+  watchedResponseSchema,
+} from "../../../src/shared/contracts/learning.ts";
 import { optionLetter } from "../../../src/shared/quiz-option.ts";
 import type { Answer, Client } from "./http-client.ts";
 import { signIn } from "./learners.ts";
@@ -19,6 +26,29 @@ export const ROUTES = {
 export type Step = keyof typeof ROUTES;
 
 type Parser = { safeParse(value: unknown): { success: boolean } };
+
+/**
+ * The time between two answers to one question: within the limit, with 3 s to spare for answers
+ * that wait in a queue under load and so arrive closer together than they were sent.
+ */
+const ANSWER_SPACING_MS = (QUIZ_ANSWER_LIMIT.windowSeconds * 1000) / QUIZ_ANSWER_LIMIT.perWindow + 3000;
+
+/**
+ * When each learner (by their own address: a learner moved to another instance gets a new client
+ * with the same address and session) last answered each question.
+ */
+const lastAnswers = new Map<string, Map<number, number>>();
+
+/** The first question from `start` on (in turn) the learner may answer now, or null. */
+function questionDue(client: Client, start: number, count: number, now: number): number | null {
+  const answered = lastAnswers.get(client.localAddress) ?? new Map<number, number>();
+  lastAnswers.set(client.localAddress, answered);
+  for (let offset = 0; offset < count; offset++) {
+    const index = (start + offset) % count;
+    if (now - (answered.get(index) ?? -Infinity) >= ANSWER_SPACING_MS) return index;
+  }
+  return null;
+}
 
 /** A 2xx whose body also matches the app's own response contract. */
 function okWith(answer: Answer, schema: Parser): boolean {
@@ -59,8 +89,9 @@ export async function studyRound(client: Client, iteration: number, recorder: Re
   }
 
   // The quiz opens once the first video is watched: from the first round on, it is.
-  if (quiz && quiz.questions.length > 0 && (quiz.unlocked || iteration === 0)) {
-    const questionIndex = iteration % quiz.questions.length;
+  const questionIndex = quiz ? questionDue(client, iteration, quiz.questions.length, Date.now()) : null;
+  if (quiz && questionIndex !== null && (quiz.unlocked || iteration === 0)) {
+    lastAnswers.get(client.localAddress)?.set(questionIndex, Date.now());
     const letters = (quiz.questions[questionIndex]?.options ?? []).flatMap((option) => optionLetter(option) ?? []);
     const option = letters[Math.floor(Math.random() * letters.length)] ?? "A";
     const answer = await client.post(`/api/programs/${TRACK}/quiz/answers`, { questionIndex, option });

@@ -1,7 +1,9 @@
 // Mails to one account are limited per account, not only per client address: requests from many
 // addresses would otherwise flood one inbox. Reset and verification mails share the numbers.
+import { and, eq, gt } from "drizzle-orm";
 import type { Db } from "../db/client.ts";
-import { countRequest, requestsInWindow } from "../plugins/rate-limit-store.ts";
+import { rateLimits } from "../db/schema.ts";
+import { countRequest } from "../plugins/rate-limit-store.ts";
 
 export const MAILS_PER_ACCOUNT = 3;
 export const ACCOUNT_MAIL_WINDOW_MS = 15 * 60_000;
@@ -18,7 +20,15 @@ export async function claimVerificationMail(db: Db, userId: string, nowMs: numbe
   return current <= MAILS_PER_ACCOUNT;
 }
 
-/** True when a verification mail for this account was refused in the current window. */
-export async function verificationMailRefused(db: Db, userId: string, nowMs: number): Promise<boolean> {
-  return (await requestsInWindow(db, verificationMailKey(userId), ACCOUNT_MAIL_WINDOW_MS, nowMs)) > MAILS_PER_ACCOUNT;
+/**
+ * When a verification mail for this account was refused in the current window, the milliseconds
+ * until the window ends (and a mail may go out again); otherwise null.
+ */
+export async function verificationMailWait(db: Db, userId: string, nowMs: number): Promise<number | null> {
+  // The counter's last_request is the start of its window (countRequest).
+  const [row] = await db
+    .select({ count: rateLimits.count, windowStartedAt: rateLimits.lastRequest })
+    .from(rateLimits)
+    .where(and(eq(rateLimits.key, verificationMailKey(userId)), gt(rateLimits.lastRequest, nowMs - ACCOUNT_MAIL_WINDOW_MS)));
+  return row && row.count > MAILS_PER_ACCOUNT ? row.windowStartedAt + ACCOUNT_MAIL_WINDOW_MS - nowMs : null;
 }

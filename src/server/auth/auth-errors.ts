@@ -1,6 +1,8 @@
 // Better Auth answers errors as { code, message } in its own words; the browser gets our one
 // error shape with the spec's wording (docs/product.md, "Accounts"), chosen here on the server.
+import { APIError } from "better-auth/api";
 import { AUTH_MESSAGES } from "../../shared/contracts/accounts.ts";
+import { libraryLimitMessage } from "./auth-limits.ts";
 
 const BY_CODE: Record<string, string> = {
   INVALID_EMAIL_OR_PASSWORD: AUTH_MESSAGES.wrongPassword,
@@ -18,10 +20,41 @@ const BY_CODE: Record<string, string> = {
   TOKEN_EXPIRED: AUTH_MESSAGES.expiredActionCode,
 };
 
-export function authErrorMessage(path: string, status: number, code: string | undefined): string {
-  if (status === 429) return AUTH_MESSAGES.tooManyRequests;
-  if (path.endsWith("/verify-email")) return AUTH_MESSAGES.verificationFailed;
-  if (path.endsWith("/reset-password") && (code === "INVALID_TOKEN" || code === "TOKEN_EXPIRED")) {
+/**
+ * The codes of our own checks inside the library (auth-hooks.ts). The library has none of these,
+ * and their message is already the one to show.
+ */
+const OWN_CODES = new Set(["TOO_MANY_REQUESTS", "VALIDATION"]);
+
+const seconds = (ms: number) => Math.max(1, Math.ceil(ms / 1000));
+
+/** A limit of ours refusing a request inside the library: 429 with its message and Retry-After. */
+export function limitRefusal(retryAfterMs: number, message: (ms: number) => string): APIError {
+  const body = { code: "TOO_MANY_REQUESTS", message: message(retryAfterMs) };
+  return new APIError("TOO_MANY_REQUESTS", body, { "retry-after": String(seconds(retryAfterMs)) });
+}
+
+/** The same as a Response, for a hook that runs after the endpoint (the library would keep the endpoint's status for an error). */
+export function limitResponse(retryAfterMs: number, message: (ms: number) => string): Response {
+  const body = { code: "TOO_MANY_REQUESTS", message: message(retryAfterMs) };
+  return Response.json(body, { status: 429, headers: { "retry-after": String(seconds(retryAfterMs)) } });
+}
+
+export function validationRefusal(message: string): APIError {
+  return new APIError("BAD_REQUEST", { code: "VALIDATION", message });
+}
+
+/** What the library said, as read from its answer: its code and message, and the wait of a 429. */
+export type LibraryError = { code?: string; message?: string; retryAfterSeconds?: number };
+
+/** The message for an error answer of the library at `path` (the path it routes, e.g. `/sign-in/email`). */
+export function authErrorMessage(path: string, status: number, error: LibraryError): string {
+  const { code, message } = error;
+  if (code && message && OWN_CODES.has(code)) return message;
+  // The library's own per-address limit answers with no code, and its wait in X-Retry-After.
+  if (status === 429) return libraryLimitMessage(path, (error.retryAfterSeconds ?? 60) * 1000);
+  if (path === "/verify-email") return AUTH_MESSAGES.verificationFailed;
+  if (path === "/reset-password" && (code === "INVALID_TOKEN" || code === "TOKEN_EXPIRED")) {
     return AUTH_MESSAGES.resetLinkInvalid;
   }
   return (code && BY_CODE[code]) ?? AUTH_MESSAGES.authFailed;

@@ -1,21 +1,42 @@
 // Mounts Better Auth at /api/auth/*: Fastify's request becomes a Fetch Request and back, with
-// the client address Fastify trusts, errors in our shape, and a per-account sign-in lockout.
+// the client address Fastify trusts and errors in our shape. Only the library's own paths, spelled
+// exactly as it routes them, reach it: any other spelling is a 404 here, since the library would
+// read it normalised (docs/product.md, "Limits"). The lockout and the other checks on its endpoints
+// run inside the library (auth-hooks.ts), whatever the path.
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from "fastify";
-import { AUTH_MESSAGES } from "../../shared/contracts/accounts.ts";
-import { sendError } from "../plugins/errors.ts";
-import { authErrorMessage } from "./auth-errors.ts";
-import { clearLoginFailures, isLockedOut, recordLoginFailure } from "./login-lockout.ts";
+import { sendError, sendNoRoute } from "../plugins/errors.ts";
+import type { Auth } from "./auth.ts";
+import { authErrorMessage, type LibraryError } from "./auth-errors.ts";
 import { toWebHeaders } from "./web-headers.ts";
 
-function toWebRequest(request: FastifyRequest, appUrl: string, body: unknown): Request {
+const BASE_PATH = "/api/auth";
+
+function toWebRequest(request: FastifyRequest, url: URL, body: unknown): Request {
   const hasBody = request.method !== "GET" && request.method !== "HEAD" && body !== undefined;
   const headers = toWebHeaders(request);
   if (hasBody) headers.set("content-type", "application/json");
-  return new Request(new URL(request.url, appUrl), {
+  return new Request(url, {
     method: request.method,
     headers,
     body: hasBody ? JSON.stringify(body) : undefined,
   });
+}
+
+/** The code, message and wait of a library error answer. */
+function libraryError(text: string, headers: Headers): LibraryError {
+  const error: LibraryError = {};
+  try {
+    const body: unknown = JSON.parse(text);
+    if (typeof body === "object" && body !== null) {
+      if ("code" in body && typeof body.code === "string") error.code = body.code;
+      if ("message" in body && typeof body.message === "string") error.message = body.message;
+    }
+  } catch {
+    // not JSON: fall back to the generic message
+  }
+  const wait = Number(headers.get("retry-after") ?? headers.get("x-retry-after"));
+  if (Number.isFinite(wait) && wait > 0) error.retryAfterSeconds = wait;
+  return error;
 }
 
 async function sendWebResponse(reply: FastifyReply, response: Response, path: string) {
@@ -28,19 +49,13 @@ async function sendWebResponse(reply: FastifyReply, response: Response, path: st
 
   const text = await response.text();
   if (response.status >= 400 && response.status < 600) {
-    let code: string | undefined;
-    try {
-      const body: unknown = JSON.parse(text);
-      if (typeof body === "object" && body !== null && "code" in body && typeof body.code === "string") {
-        code = body.code;
-      }
-    } catch {
-      // not JSON: fall back to the generic message
-    }
+    const error = libraryError(text, response.headers);
     const status = response.status >= 500 ? 500 : response.status;
     // The library's own type (text/plain for a disabled path) would not fit our JSON error.
     reply.removeHeader("content-type");
-    return sendError(reply, status, code ?? (status === 429 ? "TOO_MANY_REQUESTS" : "AUTH_ERROR"), authErrorMessage(path, status, code));
+    if (status === 429 && error.retryAfterSeconds) reply.header("retry-after", String(error.retryAfterSeconds));
+    const code = error.code ?? (status === 429 ? "TOO_MANY_REQUESTS" : "AUTH_ERROR");
+    return sendError(reply, status, code, authErrorMessage(path, status, error));
   }
   return reply.send(text === "" ? undefined : withoutTokens(text, response.headers.get("content-type")));
 }
@@ -66,50 +81,68 @@ function withoutTokens(text: string, contentType: string | null): string {
   }
 }
 
-const MAX_NAME_LENGTH = 100;
+/** A library path as its router matches it: literal segments, and `:name` for any one segment. */
+type LibraryRoute = { method: string; segments: string[] };
 
-/** No address is longer (RFC 5321), and login_failures' index could not hold a much longer one. */
-const MAX_EMAIL_LENGTH = 254;
+/** The library's endpoints a client may call: what its router serves, less its disabled paths. */
+function libraryRoutes(auth: Auth): LibraryRoute[] {
+  const disabled = new Set(auth.options.disabledPaths ?? []);
+  const routes: LibraryRoute[] = [];
+  for (const endpoint of Object.values(auth.api)) {
+    const { path, options } = endpoint as unknown as {
+      path?: string;
+      options?: { method?: string | string[]; metadata?: { SERVER_ONLY?: boolean } };
+    };
+    if (!path || !options?.method || options.metadata?.SERVER_ONLY || disabled.has(path)) continue;
+    for (const method of [options.method].flat()) routes.push({ method, segments: path.split("/").slice(1) });
+  }
+  return routes;
+}
 
-/** The account a sign-in is for, when it could be one: the key of the per-account lockout. */
-function emailOf(body: unknown): string | null {
-  if (typeof body !== "object" || body === null || !("email" in body) || typeof body.email !== "string") return null;
-  const email = body.email.trim().toLowerCase();
-  return email.length <= MAX_EMAIL_LENGTH ? email : null;
+/**
+ * A parameter's value: no dot segment (`.`, `..`) in any spelling the URL parser would resolve,
+ * so the path the library reads is the path given.
+ */
+const PARAMETER = /^[A-Za-z0-9_~-][A-Za-z0-9._~-]*$/;
+
+/** The library path (`/sign-in/email`) of `url` when it is exactly one of `routes`; else null. */
+function canonicalLibraryPath(routes: LibraryRoute[], method: string, url: string): string | null {
+  const pathname = url.split("?")[0] ?? "";
+  if (!pathname.startsWith(`${BASE_PATH}/`)) return null;
+  const path = pathname.slice(BASE_PATH.length);
+  const segments = path.split("/").slice(1);
+  const matches = (route: LibraryRoute) =>
+    route.method === method &&
+    route.segments.length === segments.length &&
+    route.segments.every((expected, i) => {
+      const given = segments[i] ?? "";
+      return expected.startsWith(":") ? PARAMETER.test(given) : given === expected;
+    });
+  return routes.some(matches) ? path : null;
 }
 
 export const authRoutes: FastifyPluginAsync = async (app) => {
-  const forward = async (request: FastifyRequest, body: unknown = request.body) =>
-    app.auth.handler(toWebRequest(request, app.env.appUrl, body));
+  const routes = libraryRoutes(app.auth);
+  /** Hands the request to the library at `path` (one of its own), with the query it came with. */
+  const forward = async (request: FastifyRequest, reply: FastifyReply, path: string, body: unknown) => {
+    const query = request.url.includes("?") ? request.url.slice(request.url.indexOf("?")) : "";
+    const url = new URL(`${BASE_PATH}${path}${query}`, app.env.appUrl);
+    return sendWebResponse(reply, await app.auth.handler(toWebRequest(request, url, body)), path);
+  };
 
-  app.post("/api/auth/sign-in/email", async (request, reply) => {
-    const email = emailOf(request.body);
-    const now = new Date();
-    if (email && (await isLockedOut(app.db, email, now))) {
-      return sendError(reply, 429, "TOO_MANY_REQUESTS", AUTH_MESSAGES.tooManyRequests);
-    }
-    const response = await forward(request);
-    if (email && response.status === 401) await recordLoginFailure(app.db, email);
-    if (email && response.ok) await clearLoginFailures(app.db, email);
-    return sendWebResponse(reply, response, "/sign-in/email");
-  });
-
-  // The profile name is the only account field a user writes (docs/product.md, "Roles"). The auth
-  // library would also take its `image`, and any field declared to it later: only the name goes
-  // through. Its rules are the registration form's: text, at most 100 characters.
+  // Only the name goes through to the library, which refuses anything else (auth-hooks.ts).
   app.post("/api/auth/update-user", async (request, reply) => {
     const body = request.body;
     const name: unknown = typeof body === "object" && body !== null && "name" in body ? body.name : undefined;
-    if (name !== undefined && (typeof name !== "string" || name.length > MAX_NAME_LENGTH)) {
-      return sendError(reply, 400, "VALIDATION", `Full name should be text of at most ${MAX_NAME_LENGTH} characters`);
-    }
-    return sendWebResponse(reply, await forward(request, { name }), "/update-user");
+    return forward(request, reply, "/update-user", name === undefined ? {} : { name });
   });
 
   app.route({
     method: ["GET", "POST"],
     url: "/api/auth/*",
-    handler: async (request, reply) =>
-      sendWebResponse(reply, await forward(request), request.url.split("?")[0] ?? ""),
+    handler: async (request, reply) => {
+      const path = canonicalLibraryPath(routes, request.method, request.url);
+      return path === null ? sendNoRoute(request, reply) : forward(request, reply, path, request.body);
+    },
   });
 };

@@ -3,9 +3,8 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import { betterAuth, type BetterAuthOptions } from "better-auth";
 import { drizzleAdapter } from "better-auth/adapters/drizzle";
-import { createAuthMiddleware, isAPIError } from "better-auth/api";
 import { genericOAuth, type GenericOAuthConfig } from "better-auth/plugins/generic-oauth";
-import { and, eq, isNull, sql } from "drizzle-orm";
+import { and, eq, isNull } from "drizzle-orm";
 import type { FastifyBaseLogger } from "fastify";
 import { MIN_PASSWORD_LENGTH } from "../../shared/contracts/accounts.ts";
 import type { Provider } from "../../shared/plans.ts";
@@ -14,7 +13,9 @@ import { accounts, rateLimits, sessions, users, verifications } from "../db/sche
 import type { Env } from "../env.ts";
 import type { Mailer } from "../integrations/mail.ts";
 import { fetchMql5User } from "../integrations/mql5.ts";
-import { claimVerificationMail, verificationMailRefused } from "./account-mail-limit.ts";
+import { claimVerificationMail } from "./account-mail-limit.ts";
+import { authHooks } from "./auth-hooks.ts";
+import { DEFAULT_LIBRARY_LIMIT, LIBRARY_LIMITS } from "./auth-limits.ts";
 import { passwordResetEmail, verificationEmail } from "./auth-emails.ts";
 import { createPasswordHashing } from "./password-hashing.ts";
 import { CLIENT_IP_HEADER } from "./web-headers.ts";
@@ -50,12 +51,6 @@ export async function verificationMailOutcome(task: () => Promise<unknown>): Pro
     return "failed";
   }
   return outcome.limited ? "limited" : "sent";
-}
-
-/** The email of a sign-in request's body, when it has one. */
-function signInEmail(body: unknown): string | null {
-  if (typeof body !== "object" || body === null || !("email" in body) || typeof body.email !== "string") return null;
-  return body.email;
 }
 
 const PROVIDER_BY_ACCOUNT: Record<string, Provider> = {
@@ -151,28 +146,6 @@ function emailVerificationOptions({ env, db, mailer, log }: AuthDeps) {
   } satisfies BetterAuthOptions["emailVerification"];
 }
 
-/**
- * Signing in with an unverified email asks for a mail, and the library answers 403 ("we sent you a
- * new link") whether or not it went out. Once a mail of this account was refused in the current
- * window, the answer is 429 instead: the password was right, so it reveals nothing the 403 does not.
- */
-function verificationLimitedSignIn(db: Db) {
-  return createAuthMiddleware(async (ctx) => {
-    if (ctx.path !== "/sign-in/email") return;
-    const returned = ctx.context.returned;
-    if (!isAPIError(returned) || returned.body?.code !== "EMAIL_NOT_VERIFIED") return;
-    const email = signInEmail(ctx.body);
-    if (!email) return;
-    const [user] = await db
-      .select({ id: users.id })
-      .from(users)
-      .where(sql`lower(${users.email}) = ${email.toLowerCase()}`);
-    if (!user || !(await verificationMailRefused(db, user.id, Date.now()))) return;
-    // A Response, because the library keeps the endpoint's status for an error a hook throws.
-    return Response.json({ code: "TOO_MANY_REQUESTS", message: "Too many verification emails." }, { status: 429 });
-  });
-}
-
 /** What follows a new user, account or session row: the listeners, the provider, last activity. */
 function databaseHooks(db: Db, onUserCreated: readonly UserCreatedListener[]) {
   return {
@@ -207,22 +180,15 @@ function databaseHooks(db: Db, onUserCreated: readonly UserCreatedListener[]) {
 }
 
 /**
- * Per-address limits on /api/auth/*, counted in the database so that N instances allow what one
- * allows (docs/operations.md). Built anew for each instance, as every other option is.
+ * Per-address limits on /api/auth/* (auth-limits.ts), counted in the database so that N instances
+ * allow what one allows (docs/operations.md). Built anew for each instance, as every other option is.
  */
 function rateLimitOptions() {
   return {
     enabled: true,
     storage: "database",
-    window: 60,
-    max: 100,
-    customRules: {
-      "/sign-in/email": { window: 60, max: 10 },
-      "/sign-up/email": { window: 60, max: 5 },
-      "/send-verification-email": { window: 60, max: 3 },
-      "/request-password-reset": { window: 60, max: 3 },
-      "/reset-password": { window: 60, max: 5 },
-    },
+    ...DEFAULT_LIBRARY_LIMIT,
+    customRules: Object.fromEntries(Object.entries(LIBRARY_LIMITS).map(([path, rule]) => [path, { ...rule }])),
   } satisfies BetterAuthOptions["rateLimit"];
 }
 
@@ -250,7 +216,8 @@ export function createAuth(
     }),
     emailAndPassword: emailAndPasswordOptions(options),
     emailVerification: emailVerificationOptions(options),
-    hooks: { after: verificationLimitedSignIn(db) },
+    // The lockout, the sign-up limit and the profile-name rule, on every path into the library.
+    hooks: authHooks(db),
     account: {
       // An email that already has an account is not silently joined to a new sign-in method.
       accountLinking: { enabled: false },

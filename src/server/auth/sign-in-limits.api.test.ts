@@ -1,14 +1,18 @@
 // Brute-force limits: a per-account lockout, Better Auth's per-address limit on sign-in, and our
-// own per-address limit on the account routes, all counted in the database.
+// own per-address limit on the account routes, all counted in the database (docs/product.md,
+// "Limits"). Each answers with what was limited and when to try again.
 import { and, count, eq, like } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { AUTH_MESSAGES } from "../../shared/contracts/accounts.ts";
+import { AUTH_MESSAGES, LIMIT_MESSAGES } from "../../shared/contracts/accounts.ts";
 import { loginFailures, rateLimits } from "../db/schema.ts";
-import { createVerifiedAccount, ipAllocator, PASSWORD, signIn } from "../testing/accounts.ts";
+import { ACCOUNT_ROUTE_LIMITS } from "../features/accounts/accounts.routes.ts";
+import { createVerifiedAccount, ipAllocator, limitAnswer, PASSWORD, signIn } from "../testing/accounts.ts";
 import { createTestApp, type TestApp } from "../testing/test-app.ts";
+import { LIBRARY_LIMITS } from "./auth-limits.ts";
 
 const nextIp = ipAllocator(23);
-const TOO_MANY = { error: { code: "TOO_MANY_REQUESTS", message: AUTH_MESSAGES.tooManyRequests, requestId: expect.any(String) } };
+const LOCKED = limitAnswer(LIMIT_MESSAGES.lockedOut);
+const SIGN_INS_PER_ADDRESS = LIBRARY_LIMITS["/sign-in/email"].max;
 
 describe("sign-in and account route limits", () => {
   let t: TestApp;
@@ -36,7 +40,9 @@ describe("sign-in and account route limits", () => {
 
       const locked = await signIn(t, email, PASSWORD, nextIp());
       expect(locked.statusCode, locked.body).toBe(429);
-      expect(locked.json()).toEqual(TOO_MANY);
+      expect(locked.json()).toEqual(LOCKED);
+      expect(locked.json().error.message).toMatch(/in 15 minutes or reset your password\.$/);
+      expect(Number(locked.headers["retry-after"])).toBeGreaterThan(14 * 60);
       expect(locked.headers["set-cookie"]).toBeUndefined();
       // The email is matched however it is typed.
       expect((await signIn(t, "TARGET@example.com", PASSWORD, nextIp())).statusCode).toBe(429);
@@ -62,49 +68,56 @@ describe("sign-in and account route limits", () => {
   });
 
   describe("per-address sign-in limit (Better Auth)", () => {
-    it("answers 429 after 10 sign-in attempts in a minute from one address, and counts them in rate_limits", async () => {
+    it("answers 429 after 100 sign-in attempts in 5 minutes from one address, and counts them in rate_limits", async () => {
       const email = "crowded@example.com";
       await createVerifiedAccount(t, email, nextIp);
       const ip = nextIp();
-      // Different unknown emails, so that the per-account lockout is not what stops them.
-      for (let attempt = 1; attempt <= 10; attempt++) {
-        const response = await signIn(t, `guess-${attempt}@example.com`, "guess", ip);
-        expect(response.statusCode, `attempt ${attempt}`).toBe(401);
+      // Malformed addresses: counted like any attempt, refused before any password is hashed (and
+      // no account's lockout is what stops them).
+      for (let attempt = 1; attempt <= SIGN_INS_PER_ADDRESS; attempt++) {
+        const response = await signIn(t, `guess-${attempt}`, "guess", ip);
+        expect(response.statusCode, `attempt ${attempt}`).toBe(400);
       }
 
       const limited = await signIn(t, email, PASSWORD, ip);
       expect(limited.statusCode, limited.body).toBe(429);
-      expect(limited.json()).toEqual(TOO_MANY);
+      expect(limited.json()).toEqual(limitAnswer(LIMIT_MESSAGES.signIns));
+      expect(limited.json().error.message).not.toMatch(/password/i);
 
       const [row] = await t.database.db.select().from(rateLimits).where(eq(rateLimits.key, `${ip}|/sign-in/email`));
-      expect(row?.count).toBe(10);
+      expect(row?.count).toBe(SIGN_INS_PER_ADDRESS);
       // Another address is not affected.
       expect((await signIn(t, email, PASSWORD, nextIp())).statusCode).toBe(200);
     });
 
     it("does not take a client's own x-client-ip header as its address", async () => {
       const ip = nextIp();
-      for (let attempt = 1; attempt <= 10; attempt++) {
+      for (let attempt = 1; attempt <= SIGN_INS_PER_ADDRESS; attempt++) {
         const response = await t.app.inject({
           method: "POST",
           url: "/api/auth/sign-in/email",
-          headers: { origin: "http://localhost:3000", "x-client-ip": `192.0.2.${attempt}` },
-          payload: { email: `spoof-${attempt}@example.com`, password: "guess" },
+          headers: { origin: "http://localhost:3000", "x-client-ip": `192.0.2.${attempt % 250}` },
+          payload: { email: `spoof-${attempt}`, password: "guess" },
           remoteAddress: ip,
         });
-        expect(response.statusCode, `attempt ${attempt}`).toBe(401);
+        expect(response.statusCode, `attempt ${attempt}`).toBe(400);
       }
-      expect((await signIn(t, "spoof-11@example.com", "guess", ip)).statusCode).toBe(429);
+      expect((await signIn(t, "spoof-last@example.com", "guess", ip)).statusCode).toBe(429);
     });
   });
 
   describe("per-address limit on our account routes", () => {
     it.each([
-      ["/api/accounts/register", { fullName: "Limit Tester", email: "limit@example.com", password: "short", confirmPassword: "short" }],
-      ["/api/accounts/forgot-password", { email: "nobody-here@example.com" }],
-    ])("allows 5 requests a minute to %s from one address, then answers 429", async (url, payload) => {
+      [
+        "/api/accounts/register",
+        { fullName: "Limit Tester", email: "limit@example.com", password: "short", confirmPassword: "short" },
+        ACCOUNT_ROUTE_LIMITS.register.max,
+        LIMIT_MESSAGES.signUps,
+      ],
+      ["/api/accounts/forgot-password", { email: "nobody-here@example.com" }, ACCOUNT_ROUTE_LIMITS.forgotPassword.max, LIMIT_MESSAGES.resetRequests],
+    ])("allows %s its number of requests in 10 minutes from one address, then answers 429 saying what and when", async (url, payload, max, message) => {
       const ip = nextIp();
-      for (let attempt = 1; attempt <= 5; attempt++) {
+      for (let attempt = 1; attempt <= max; attempt++) {
         const response = await t.app.inject({ method: "POST", url, payload, remoteAddress: ip });
         expect(response.statusCode, `attempt ${attempt}`).not.toBe(429);
       }
@@ -112,15 +125,14 @@ describe("sign-in and account route limits", () => {
       const limited = await t.app.inject({ method: "POST", url, payload, remoteAddress: ip });
       expect(limited.statusCode).toBe(429);
       expect(limited.headers["content-type"]).toMatch(/^application\/json/);
-      expect(limited.json()).toEqual({
-        error: { code: "FST_ERR_RATE_LIMIT_EXCEEDED", message: "Too many requests. Please try again later.", requestId: expect.any(String) },
-      });
+      expect(limited.json()).toEqual(limitAnswer(message));
+      expect(limited.json().error.message).toMatch(/in 10 minutes\.$/);
 
       const rows = await t.database.db
         .select()
         .from(rateLimits)
         .where(and(like(rateLimits.key, `route:POST ${url}:%`), like(rateLimits.key, `%${ip}`)));
-      expect(rows).toEqual([expect.objectContaining({ count: 6 })]);
+      expect(rows).toEqual([expect.objectContaining({ count: max + 1 })]);
 
       const elsewhere = await t.app.inject({ method: "POST", url, payload, remoteAddress: nextIp() });
       expect(elsewhere.statusCode).not.toBe(429);

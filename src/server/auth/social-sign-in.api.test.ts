@@ -5,18 +5,21 @@ import Fastify, { type FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { googleOidcFake } from "../../../dev/fakes/google-oidc.ts";
 import { mql5OAuthFake } from "../../../dev/fakes/mql5-oauth.ts";
+import { LIMIT_MESSAGES } from "../../shared/contracts/accounts.ts";
 import { accounts, userProgress, users } from "../db/schema.ts";
 import {
   cookieHeader,
   createVerifiedAccount,
   givePlan,
   ipAllocator,
+  limitAnswer,
   me,
   ORIGIN,
   sessionSetCookie,
   signOut,
 } from "../testing/accounts.ts";
 import { createTestApp, type TestApp } from "../testing/test-app.ts";
+import { LIBRARY_LIMITS } from "./auth-limits.ts";
 
 const nextIp = ipAllocator(24);
 
@@ -71,13 +74,13 @@ describe("social sign-in through the local identity providers", () => {
   });
 
   /** The browser's POST /api/auth/sign-in/social: where to go, and the state cookies set on the way. */
-  async function startSignIn(provider: Provider) {
+  async function startSignIn(provider: Provider, from = nextIp()) {
     const response = await t.app.inject({
       method: "POST",
       url: "/api/auth/sign-in/social",
       headers: { origin: ORIGIN },
       payload: { provider, callbackURL: "/", errorCallbackURL: ERROR_CALLBACK(provider) },
-      remoteAddress: nextIp(),
+      remoteAddress: from,
     });
     expect(response.statusCode, response.body).toBe(200);
     const body = response.json<{ url: string; redirect: boolean }>();
@@ -130,6 +133,22 @@ describe("social sign-in through the local identity providers", () => {
   const mql5Identity = (login: string, email: string): Fields => ({ login, email, action: "approve" });
 
   describe("Google", () => {
+    it("a room pressing Sign in with Google from one address: every press starts a sign-in, 60 in 5 minutes, then a message about sign-ins", async () => {
+      const room = nextIp();
+      const max = LIBRARY_LIMITS["/sign-in/social"].max;
+      for (let press = 1; press <= max; press++) await startSignIn("google", room);
+      const limited = await t.app.inject({
+        method: "POST",
+        url: "/api/auth/sign-in/social",
+        headers: { origin: ORIGIN },
+        payload: { provider: "google", callbackURL: "/", errorCallbackURL: ERROR_CALLBACK("google") },
+        remoteAddress: room,
+      });
+      expect(limited.statusCode).toBe(429);
+      expect(limited.json()).toEqual(limitAnswer(LIMIT_MESSAGES.signIns));
+      expect(limited.json().error.message).not.toMatch(/password/i);
+    });
+
     it("sends the browser to the provider with PKCE, a nonce and the profile and email scopes", async () => {
       const { authorizeUrl, cookies } = await startSignIn("google");
       expect(authorizeUrl.pathname).toBe("/dev/fakes/google/authorize");

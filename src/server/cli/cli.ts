@@ -6,9 +6,10 @@ import * as z from "zod/mini";
 import { openDatabase } from "../db/client.ts";
 import { DataDirInUseError } from "../db/pglite-lock.ts";
 import { EnvError, readEnv, type Env } from "../env.ts";
+import { paystackClientFor } from "../integrations/paystack.ts";
 import { HttpError } from "../plugins/errors.ts";
 import { PLANS } from "../../shared/plans.ts";
-import { operatorCommandSchema, runOperatorCommand, type OperatorCommand } from "./commands.ts";
+import { operatorCommandSchema, runOperatorCommand, type OperatorCommand, type OperatorServices } from "./commands.ts";
 import { readOperatorChannel } from "./operator-channel.ts";
 import { BackupError, backupTarget, postgresRefusal, restoreDataDir, writeBackupFile } from "./backup.ts";
 
@@ -18,6 +19,7 @@ Commands:
   migrate                   apply the database migrations
   seed                      migrate, then add the demo programs to an empty catalogue
   expire-subscriptions      end paid plans whose month is over (the server also does this every 15 minutes)
+  reconcile-payments        ask Paystack about payments pending for over 10 minutes (the server also does this every 5 minutes)
   set-plan <email> <plan>   give an account a plan (${PLANS.join(", ")})
   prune                     delete old finished jobs, spent counters, expired tokens (the server also does this hourly)
   backup <file>             write the embedded database to a new file, also while the server runs
@@ -112,6 +114,18 @@ async function runArchiveCommand([name, file, ...extra]: string[]): Promise<stri
   return name === "backup" ? backup(env, file) : restore(env, file);
 }
 
+/** Paystack as this environment configures it; the CLI's counts are not scraped, so not counted. */
+function operatorServices(env: Env): OperatorServices {
+  return {
+    paystack: paystackClientFor(env.paystack),
+    metrics: { paymentCredited() {}, paymentReconciled() {} },
+    log: {
+      warn: (details, message) => console.warn(message, details),
+      error: (details, message) => console.error(message, details),
+    },
+  };
+}
+
 async function run(args: string[]): Promise<string> {
   if (args[0] === "backup" || args[0] === "restore") return runArchiveCommand(args);
   const command = parseCommand(args);
@@ -127,7 +141,7 @@ async function run(args: string[]): Promise<string> {
   }
   try {
     await database.migrate();
-    return await runOperatorCommand(database.db, command);
+    return await runOperatorCommand(database.db, command, operatorServices(env));
   } finally {
     await database.close();
   }

@@ -5,6 +5,7 @@ import { PLANS } from "../../shared/plans.ts";
 import type { Db } from "../db/client.ts";
 import { seedDatabase } from "../db/seed.ts";
 import { expireSubscriptions } from "../features/billing/billing-expiry.ts";
+import { reconcilePayments, type ReconcileCounts, type ReconcileDeps } from "../features/billing/billing-reconciliation.ts";
 import { setUserPlan } from "../features/users/users.service.ts";
 import { deleteExpiredRecords, type RetentionCounts } from "../jobs/retention.ts";
 
@@ -12,6 +13,7 @@ export const operatorCommandSchema = z.discriminatedUnion("name", [
   z.object({ name: z.literal("migrate") }),
   z.object({ name: z.literal("seed") }),
   z.object({ name: z.literal("expire-subscriptions") }),
+  z.object({ name: z.literal("reconcile-payments") }),
   z.object({ name: z.literal("prune") }),
   z.object({ name: z.literal("set-plan"), email: z.string().check(z.minLength(3)), plan: z.enum(PLANS) }),
 ]);
@@ -31,8 +33,24 @@ function describeDeleted(counts: RetentionCounts): string {
   return `Deleted ${RETENTION_LABELS.map(([kind, label]) => `${counts[kind]} ${label}`).join(", ")}.`;
 }
 
+/** What a command needs beyond the database: Paystack, for reconcile-payments. */
+export type OperatorServices = Omit<ReconcileDeps, "db">;
+
+function describeReconciled(counts: ReconcileCounts): string {
+  const asked = Object.values(counts).reduce((sum, count) => sum + count, 0);
+  const parts = [
+    `${counts.credited} credited`,
+    `${counts.failed + counts.reversed} failed`,
+    `${counts.abandoned} closed as abandoned`,
+    `${counts.pending + counts["already-credited"]} left as they were`,
+    ...(counts.mismatch > 0 ? [`${counts.mismatch} not matching the order (see the log)`] : []),
+    ...(counts.unavailable > 0 ? [`${counts.unavailable} not answered by Paystack (asked again next time)`] : []),
+  ];
+  return `Asked Paystack about ${asked} pending ${asked === 1 ? "payment" : "payments"}: ${parts.join(", ")}.`;
+}
+
 /** Runs a command on an open, migrated database; resolves with what to tell the operator. */
-export async function runOperatorCommand(db: Db, command: OperatorCommand): Promise<string> {
+export async function runOperatorCommand(db: Db, command: OperatorCommand, services?: OperatorServices): Promise<string> {
   switch (command.name) {
     case "migrate":
       return "Migrations applied.";
@@ -44,6 +62,9 @@ export async function runOperatorCommand(db: Db, command: OperatorCommand): Prom
       const count = await expireSubscriptions(db, new Date());
       return count === 1 ? "1 subscription ended." : `${count} subscriptions ended.`;
     }
+    case "reconcile-payments":
+      if (!services?.paystack) return "Payments are not set up (no Paystack key): nothing to reconcile.";
+      return describeReconciled(await reconcilePayments({ db, ...services }, new Date()));
     case "prune":
       return describeDeleted(await deleteExpiredRecords(db, new Date()));
     case "set-plan":

@@ -1,35 +1,16 @@
 // GET /api/operator/backup: the whole embedded database, handed only to the CLI holding the
 // running server's operator token.
-import { randomBytes } from "node:crypto";
-import type { FastifyInstance } from "fastify";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buildApp } from "../app.ts";
+import { describe, expect, it } from "vitest";
 import { readDataDirArchive } from "../db/data-dir-archive.ts";
-import { readEnv } from "../env.ts";
-import { createTestApp, type TestApp } from "../testing/test-app.ts";
+import { useOperatorChannelApp } from "../testing/test-app.ts";
 import { testDatabaseKind } from "../testing/test-database.ts";
 
 describe("the operator channel's backup", () => {
-  const token = randomBytes(32).toString("hex");
-  let t: TestApp;
-  let withChannel: FastifyInstance;
-  beforeAll(async () => {
-    t = await createTestApp({ seed: false });
-    withChannel = await buildApp({
-      env: readEnv({ NODE_ENV: "test", LOG_LEVEL: "silent" }),
-      database: t.database,
-      serveWeb: false,
-      logger: false,
-      operatorToken: token,
-    });
-  });
-  afterAll(async () => {
-    await withChannel.close();
-    await t.close();
-  });
+  const channel = useOperatorChannelApp();
+  const { token } = channel;
 
   const backup = (authorization?: string) =>
-    withChannel.inject({ method: "GET", url: "/api/operator/backup", headers: authorization ? { authorization } : {} });
+    channel.app().inject({ method: "GET", url: "/api/operator/backup", headers: authorization ? { authorization } : {} });
 
   const onPglite = testDatabaseKind() === "pglite";
 

@@ -3,7 +3,7 @@ import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import * as z from "zod/mini";
 import { hasBearerToken } from "../auth/bearer-token.ts";
 import { sendError } from "../plugins/errors.ts";
-import { operatorCommandSchema, runOperatorCommand } from "./commands.ts";
+import { operatorCommandSchema, runOperatorCommand, type OperatorServices } from "./commands.ts";
 
 /** A blob a megabyte at a time: sent as it is read, without a second copy of the whole. */
 async function* chunksOf(blob: Blob, size = 1 << 20) {
@@ -12,17 +12,34 @@ async function* chunksOf(blob: Blob, size = 1 << 20) {
   }
 }
 
-/** The CLI's way in while this server holds the embedded database: its commands and backups. */
-export function operatorRoutes(token: string, dumpDataDir: (() => Promise<Blob>) | null): FastifyPluginAsyncZod {
+/**
+ * The CLI's way in while this server holds the embedded database: its commands and backups. The
+ * token is checked first, in constant time, before anything else of the request is read; only
+ * then is the body parsed and checked, so a caller without the token learns nothing, not even the
+ * shape of a command (issue 14).
+ */
+export function operatorRoutes(
+  token: string,
+  dumpDataDir: (() => Promise<Blob>) | null,
+  services?: OperatorServices,
+): FastifyPluginAsyncZod {
   return async (app) => {
     app.addHook("onRequest", async (request, reply) => {
       if (!hasBearerToken(request.headers.authorization, token)) return sendError(reply, 401, "UNAUTHENTICATED", "Operator token required.");
     });
 
+    // No body schema on the route: Fastify would check it before any handler, and a hook moved
+    // later (preHandler) would then answer after it. The handler checks it, behind the token.
     app.post(
       "/api/operator/commands",
-      { schema: { body: operatorCommandSchema, response: { 200: z.object({ message: z.string() }) } } },
-      async (request) => ({ message: await runOperatorCommand(app.db, request.body) }),
+      { schema: { response: { 200: z.object({ message: z.string() }) } } },
+      async (request, reply) => {
+        const command = operatorCommandSchema.safeParse(request.body);
+        if (!command.success) {
+          return sendError(reply, 400, "VALIDATION", command.error.issues[0]?.message ?? "The command is not valid.");
+        }
+        return { message: await runOperatorCommand(app.db, command.data, services) };
+      },
     );
 
     // The embedded database only (PostgreSQL has pg_dump). The archive is taken between two queries

@@ -30,7 +30,9 @@ export const paymentStatusEnum = pgEnum("payment_status", [
   "failed",
   "abandoned",
   "reversed",
+  "refunded",
 ]);
+export const refundStatusEnum = pgEnum("refund_status", ["pending", "processed", "failed"]);
 export const jobStatusEnum = pgEnum("job_status", ["pending", "running", "done", "failed"]);
 
 const createdAt = () => timestamp("created_at", { withTimezone: true }).notNull().defaultNow();
@@ -62,6 +64,10 @@ export const users = pgTable(
     subscriptionStatus: subscriptionStatusEnum("subscription_status").notNull().default("inactive"),
     subscriptionStart: timestamp("subscription_start", { withTimezone: true }),
     subscriptionEnd: timestamp("subscription_end", { withTimezone: true }),
+    // Paid time of a lower plan that runs after the current period, from subscriptionEnd to
+    // queuedEnd: a learner never loses paid days to a plan change (docs/decisions/010).
+    queuedPlan: paidPlanEnum("queued_plan"),
+    queuedEnd: timestamp("queued_end", { withTimezone: true }),
     lastActiveAt: timestamp("last_active_at", { withTimezone: true }),
     intermediatePaid: boolean("intermediate_paid").notNull().default(false),
     advancedPaid: boolean("advanced_paid").notNull().default(false),
@@ -284,12 +290,47 @@ export const payments = pgTable(
     status: paymentStatusEnum("status").notNull().default("pending"),
     paidAt: timestamp("paid_at", { withTimezone: true }),
     creditedAt: timestamp("credited_at", { withTimezone: true }),
+    // The last time reconciliation asked Paystack about this payment (docs/subscriptions.md).
+    checkedAt: timestamp("checked_at", { withTimezone: true }),
+    // What has been given back through refunds Paystack accepted (and did not fail); status becomes
+    // refunded when it is all (docs/subscriptions.md, "Refunds").
+    refundedMinor: integer("refunded_minor").notNull().default(0),
     createdAt: createdAt(),
   },
   (table) => [
     index("payments_created_idx").on(sql`${table.createdAt} desc`),
+    // Reconciliation's work list: the payments still waiting for Paystack's word.
+    index("payments_pending_idx").on(table.createdAt).where(sql`${table.status} = 'pending'`),
+    check("payments_refund_within_amount", sql`${table.refundedMinor} between 0 and ${table.amountMinor}`),
     index("payments_user_idx").on(table.userId, table.createdAt),
     check("payments_amount_positive", sql`${table.amountMinor} > 0`),
+  ],
+);
+
+/**
+ * refunds: money given back for a payment, started by an admin here or elsewhere (the Paystack
+ * dashboard; its refund webhooks find or create the row by gatewayId).
+ */
+export const refunds = pgTable(
+  "refunds",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    paymentId: uuid("payment_id")
+      .notNull()
+      .references(() => payments.id, { onDelete: "restrict" }),
+    amountMinor: integer("amount_minor").notNull(),
+    status: refundStatusEnum("status").notNull().default("pending"),
+    /** Paystack's id of the refund, once it has one. */
+    gatewayId: text("gateway_id").unique(),
+    /** The admin who asked for it; null for a refund started outside the product. */
+    actorId: text("actor_id").references(() => users.id, { onDelete: "set null" }),
+    reason: text("reason"),
+    createdAt: createdAt(),
+    processedAt: timestamp("processed_at", { withTimezone: true }),
+  },
+  (table) => [
+    index("refunds_payment_idx").on(table.paymentId),
+    check("refunds_amount_positive", sql`${table.amountMinor} > 0`),
   ],
 );
 

@@ -1,7 +1,8 @@
-// A small typed client of Paystack's transaction API (initialize, verify) and its webhook
-// signature. Amounts are integers in the currency's subunit (pesewas for GHS).
+// A small typed client of Paystack's transaction API (initialize, verify), its refund API and its
+// webhook signature. Amounts are integers in the currency's subunit (pesewas for GHS).
 import { createHmac, timingSafeEqual } from "node:crypto";
 import { z } from "zod";
+import type { PaystackConfig } from "../env.ts";
 
 export const paystackTransactionSchema = z.object({
   status: z.string(),
@@ -23,6 +24,33 @@ const failureSchema = z.object({ message: z.string() });
 
 export const webhookEventSchema = z.object({ event: z.string(), data: paystackTransactionSchema });
 
+// Paystack's refund ids are integers; its webhooks may send them, and amounts, as strings.
+const gatewayId = z.union([z.number().int(), z.string().min(1).max(100)]).transform(String);
+const minorAmount = z.union([z.number().int(), z.string().regex(/^\d+$/).transform(Number)]).pipe(z.number().int().positive());
+
+/** A refund as POST /refund answers it (what we read of it). */
+const refundSchema = z.object({ id: gatewayId, status: z.string(), amount: z.number().int(), currency: z.string() });
+export type PaystackRefund = z.infer<typeof refundSchema>;
+const refundResponseSchema = z.object({ status: z.literal(true), data: refundSchema });
+
+/**
+ * refund.pending, refund.processed and refund.failed: `data` names the transaction by its
+ * reference and carries the amount (a string, often). Paystack's own events may leave out the
+ * refund's id; `refund_reference` is the processor's, null until it has one.
+ */
+export const refundWebhookEventSchema = z.object({
+  event: z.enum(["refund.pending", "refund.processed", "refund.failed"]),
+  data: z.object({
+    id: gatewayId.nullish(),
+    status: z.string(),
+    transaction_reference: z.string().min(1).max(100),
+    refund_reference: z.string().max(100).nullish(),
+    amount: minorAmount,
+    currency: z.string(),
+  }),
+});
+export type RefundWebhookEvent = z.infer<typeof refundWebhookEventSchema>;
+
 export class PaystackError extends Error {
   constructor(
     message: string,
@@ -43,7 +71,22 @@ export type PaystackClient = {
   }): Promise<{ accessCode: string }>;
   /** The transaction as Paystack knows it, or null when Paystack has no such reference. */
   verify(reference: string): Promise<PaystackTransaction | null>;
+  /**
+   * Asks Paystack to give back `amountMinor` of a paid transaction; Paystack queues it (status
+   * pending) and tells the outcome by webhook. A refusal throws a PaystackError with its status.
+   */
+  refund(input: { reference: string; amountMinor: number; currency: "GHS"; merchantNote: string }): Promise<PaystackRefund>;
 };
+
+/** A successful answer in the shape expected, or a PaystackError with Paystack's own message and status. */
+function answer<S extends z.ZodType>(response: Response, body: unknown, schema: S): z.infer<S> {
+  const parsed = schema.safeParse(body);
+  if (!response.ok || !parsed.success) {
+    const message = failureSchema.safeParse(body).data?.message ?? `Paystack answered ${response.status}`;
+    throw new PaystackError(message, response.status);
+  }
+  return parsed.data;
+}
 
 export function createPaystackClient(options: { apiUrl: string; secretKey: string }): PaystackClient {
   async function call(path: string, init: RequestInit = {}) {
@@ -75,25 +118,33 @@ export function createPaystackClient(options: { apiUrl: string; secretKey: strin
           callback_url: input.callbackUrl,
         }),
       });
-      const parsed = initializeResponseSchema.safeParse(body);
-      if (!response.ok || !parsed.success) {
-        const message = failureSchema.safeParse(body).data?.message ?? `Paystack answered ${response.status}`;
-        throw new PaystackError(message, response.status);
-      }
-      return { accessCode: parsed.data.data.access_code };
+      return { accessCode: answer(response, body, initializeResponseSchema).data.access_code };
     },
 
     async verify(reference) {
       const { response, body } = await call(`/transaction/verify/${encodeURIComponent(reference)}`);
       if (response.status === 404) return null;
-      const parsed = verifyResponseSchema.safeParse(body);
-      if (!response.ok || !parsed.success) {
-        const message = failureSchema.safeParse(body).data?.message ?? `Paystack answered ${response.status}`;
-        throw new PaystackError(message, response.status);
-      }
-      return parsed.data.data;
+      return answer(response, body, verifyResponseSchema).data;
+    },
+
+    async refund(input) {
+      const { response, body } = await call("/refund", {
+        method: "POST",
+        body: JSON.stringify({
+          transaction: input.reference,
+          amount: input.amountMinor,
+          currency: input.currency,
+          merchant_note: input.merchantNote,
+        }),
+      });
+      return answer(response, body, refundResponseSchema).data;
     },
   };
+}
+
+/** The client for the configured Paystack (or its simulator); null when payments are disabled. */
+export function paystackClientFor(config: PaystackConfig): PaystackClient | null {
+  return config.mode === "disabled" ? null : createPaystackClient({ apiUrl: config.apiUrl, secretKey: config.secretKey });
 }
 
 /** Paystack signs the raw body with HMAC-SHA512 and the secret key; compared in constant time. */

@@ -11,8 +11,16 @@ export type Metrics = {
   jobFailed(kind: string): void;
   /** Called once per payment, when it is credited (never for a replayed webhook or verify). */
   paymentCredited(payment: { kind: string; plan: string; amountMinor: number }): void;
+  /** One pending payment asked about at Paystack by reconciliation, by what came of it. */
+  paymentReconciled(outcome: string): void;
   exchangeRateFetchFailed(): void;
+  /** A fetched rate refused as implausible (docs/integrations.md, "Exchange rate"). */
+  exchangeRateRefused(reason: ExchangeRateRefusal): void;
 };
+
+/** Why a fetched rate was refused: outside the plausible band, or too far from the last good rate. */
+export const EXCHANGE_RATE_REFUSALS = ["out_of_band", "too_far_from_last"] as const;
+export type ExchangeRateRefusal = (typeof EXCHANGE_RATE_REFUSALS)[number];
 
 /** Read at scrape time, so nothing is polled between scrapes. */
 export type MetricSources = {
@@ -69,11 +77,24 @@ export function createMetrics(sources: MetricSources): Metrics {
     labelNames: ["kind", "plan"] as const,
     registers,
   });
+  const paymentsReconciled = new Counter({
+    name: "payments_reconciled_total",
+    help: "Pending payments asked about at Paystack by reconciliation, by outcome (credited, failed, abandoned, pending, unavailable, ...).",
+    labelNames: ["outcome"] as const,
+    registers,
+  });
   const exchangeRateFailures = new Counter({
     name: "exchange_rate_fetch_failures_total",
     help: "Failed fetches of the USD to GHS rate (the last good rate is kept).",
     registers,
   });
+  const exchangeRateRefusals = new Counter({
+    name: "exchange_rate_refused_total",
+    help: "Fetched USD to GHS rates refused as implausible, by reason (the last good rate is kept).",
+    labelNames: ["reason"] as const,
+    registers,
+  });
+  for (const reason of EXCHANGE_RATE_REFUSALS) exchangeRateRefusals.inc({ reason }, 0);
 
   return {
     registry,
@@ -84,7 +105,9 @@ export function createMetrics(sources: MetricSources): Metrics {
       paymentsCredited.inc({ kind, plan });
       paymentsCreditedPesewas.inc({ kind, plan }, amountMinor);
     },
+    paymentReconciled: (outcome) => paymentsReconciled.inc({ outcome }),
     exchangeRateFetchFailed: () => exchangeRateFailures.inc(),
+    exchangeRateRefused: (reason) => exchangeRateRefusals.inc({ reason }),
   };
 }
 

@@ -8,9 +8,7 @@ import { randomBytes } from "node:crypto";
 import { eq } from "drizzle-orm";
 import type { HTTPMethods, InjectOptions } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buildApp } from "../app.ts";
 import { users } from "../db/schema.ts";
-import { readEnv } from "../env.ts";
 import { ADMIN_PREFIX } from "../features/admin/admin.routes.ts";
 import {
   createTestUsers,
@@ -21,7 +19,7 @@ import {
   signOut,
   type TestUser,
 } from "../testing/accounts.ts";
-import { createTestApp, type TestApp } from "../testing/test-app.ts";
+import { createOperatorChannelApp, createTestApp, type TestApp } from "../testing/test-app.ts";
 import { concretePath, expectNothingChanged, expectRefused, routeCollector, type AppRoute } from "../testing/attack-kit.ts";
 
 const nextIp = ipAllocator(60);
@@ -247,13 +245,7 @@ describe("attacks on the admin console", () => {
 
   it("the operator channel (the CLI's way in) refuses a missing, wrong or nearly right token, and changes nothing", async () => {
     const token = randomBytes(32).toString("hex");
-    const withChannel = await buildApp({
-      env: readEnv({ NODE_ENV: "test", LOG_LEVEL: "silent" }),
-      database: t.database,
-      serveWeb: false,
-      logger: false,
-      operatorToken: token,
-    });
+    const withChannel = await createOperatorChannelApp(t, token);
     try {
       const promote = { name: "set-plan", email: user("learner").email, plan: "admin" };
       const command = (authorization: string | undefined, url = "/api/operator/commands", payload: object = promote) =>

@@ -2,15 +2,21 @@
 // password-reset limits (per address and per account), and open redirects and cross-site requests
 // through the auth library's endpoints that take a callbackURL or redirectTo.
 // Already covered elsewhere, and not repeated here: the per-account lockout after 5 wrong
-// passwords, Better Auth's 10-a-minute sign-in limit per address, a forged x-client-ip header, and
-// 5 a minute to our register and forgot-password routes (sign-in-limits.api.test.ts).
+// passwords, Better Auth's per-address sign-in limit, a forged x-client-ip header, and the
+// per-address limits of our register and forgot-password routes (sign-in-limits.api.test.ts); the
+// lockout under parallel attempts (login-lockout.api.test.ts) and on every spelling of the path
+// (attacks-auth-paths.api.test.ts).
 import Fastify, { type FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { googleOidcFake } from "../../../dev/fakes/google-oidc.ts";
+import { LIMIT_MESSAGES } from "../../shared/contracts/accounts.ts";
+import { LIBRARY_LIMITS } from "../auth/auth-limits.ts";
+import { ACCOUNT_ROUTE_LIMITS } from "../features/accounts/accounts.routes.ts";
 import {
   createSignedInUser,
   createVerifiedAccount,
   ipAllocator,
+  limitAnswer,
   linkInLastMail,
   ORIGIN,
   PASSWORD,
@@ -22,6 +28,8 @@ import { createTestApp, type TestApp } from "../testing/test-app.ts";
 import { expectNothingChanged, expectRefused } from "../testing/attack-kit.ts";
 
 const nextIp = ipAllocator(64);
+const SIGN_INS_PER_ADDRESS = LIBRARY_LIMITS["/sign-in/email"].max;
+const RESETS_PER_ADDRESS = LIBRARY_LIMITS["/reset-password"].max;
 
 /** Where a redirect must never go: other sites, and the spellings browsers read as another site. */
 const FOREIGN_TARGETS = [
@@ -55,27 +63,30 @@ describe("brute force behind the production proxy", () => {
   });
   afterAll(() => t.close());
 
+  // Sign-ins with a malformed address: counted by the limit, refused before any password is hashed.
   const attempt = (client: string, spoofed: string, n: number, url = "/api/auth/sign-in/email") =>
     t.app.inject({
       method: "POST",
       url,
       remoteAddress: PROXY,
       headers: { origin: "https://academy.example", "x-forwarded-for": `${spoofed}, ${client}` },
-      payload: url.includes("sign-in") ? { email: `nobody-${n}@example.com`, password: "guess" } : { email: `nobody-${n}@example.com` },
+      payload: url.includes("sign-in") ? { email: `nobody-${n}`, password: "guess" } : { email: `nobody-${n}@example.com` },
     });
 
   it("a client rotating its own X-Forwarded-For entry is still one address to the sign-in limit", async () => {
-    for (let n = 1; n <= 10; n++) expect((await attempt("203.0.113.7", `198.51.100.${n}`, n)).statusCode, `attempt ${n}`).toBe(401);
-    expectRefused(await attempt("203.0.113.7", "198.51.100.77", 11), 429);
+    for (let n = 1; n <= SIGN_INS_PER_ADDRESS; n++) {
+      expect((await attempt("203.0.113.7", `198.51.100.${n % 250}`, n)).statusCode, `attempt ${n}`).toBe(400);
+    }
+    expectRefused(await attempt("203.0.113.7", "198.51.100.77", 0), 429);
     // Another client behind the same proxy is not affected.
-    expect((await attempt("203.0.113.8", "198.51.100.77", 12)).statusCode).toBe(401);
+    expect((await attempt("203.0.113.8", "198.51.100.77", 0)).statusCode).toBe(400);
   });
 
   it("and to our own per-address limits", async () => {
-    for (let n = 1; n <= 5; n++) {
+    for (let n = 1; n <= ACCOUNT_ROUTE_LIMITS.forgotPassword.max; n++) {
       expect((await attempt("203.0.113.9", `198.51.100.${n}`, n, "/api/accounts/forgot-password")).statusCode, `attempt ${n}`).toBe(404);
     }
-    expectRefused(await attempt("203.0.113.9", "198.51.100.99", 6, "/api/accounts/forgot-password"), 429);
+    expectRefused(await attempt("203.0.113.9", "198.51.100.99", 0, "/api/accounts/forgot-password"), 429);
   });
 });
 
@@ -108,17 +119,17 @@ describe("attacks on signing in", () => {
   describe("brute force", () => {
     it("rotating X-Forwarded-For, X-Real-IP or Forwarded does not reset the per-address sign-in limit", async () => {
       const ip = nextIp();
-      for (let attempt = 1; attempt <= 10; attempt++) {
-        const spoofed = `198.51.100.${attempt}`;
-        const response = await post("/api/auth/sign-in/email", { email: `nobody-${attempt}@example.com`, password: "guess" }, ip, {
+      for (let attempt = 1; attempt <= SIGN_INS_PER_ADDRESS; attempt++) {
+        const spoofed = `198.51.100.${attempt % 250}`;
+        const response = await post("/api/auth/sign-in/email", { email: `nobody-${attempt}`, password: "guess" }, ip, {
           "x-forwarded-for": spoofed,
           "x-real-ip": spoofed,
           forwarded: `for=${spoofed}`,
           "cf-connecting-ip": spoofed,
         });
-        expect(response.statusCode, `attempt ${attempt}`).toBe(401);
+        expect(response.statusCode, `attempt ${attempt}`).toBe(400);
       }
-      const limited = await post("/api/auth/sign-in/email", { email: "nobody-11@example.com", password: "guess" }, ip, {
+      const limited = await post("/api/auth/sign-in/email", { email: "nobody-last@example.com", password: "guess" }, ip, {
         "x-forwarded-for": "198.51.100.99",
       });
       expectRefused(limited, 429);
@@ -173,17 +184,19 @@ describe("attacks on signing in", () => {
       });
     });
 
-    it("guessing reset tokens is limited to 5 a minute per address and changes no password", async () => {
+    it("guessing reset tokens is limited per address (20 in 10 minutes) and changes no password", async () => {
       const email = "token-guess@example.com";
       await createVerifiedAccount(t, email, nextIp);
       const ip = nextIp();
       await expectNothingChanged(t, async () => {
-        for (let attempt = 1; attempt <= 5; attempt++) {
+        for (let attempt = 1; attempt <= RESETS_PER_ADDRESS; attempt++) {
           const response = await post("/api/auth/reset-password", { token: `guess-${attempt}`, newPassword: "attacker password" }, ip);
           expectRefused(response, 400, `attempt ${attempt}`);
         }
-        for (let attempt = 6; attempt <= 8; attempt++) {
-          expectRefused(await post("/api/auth/reset-password", { token: `guess-${attempt}`, newPassword: "attacker password" }, ip), 429);
+        for (let attempt = RESETS_PER_ADDRESS + 1; attempt <= RESETS_PER_ADDRESS + 3; attempt++) {
+          const response = await post("/api/auth/reset-password", { token: `guess-${attempt}`, newPassword: "attacker password" }, ip);
+          expectRefused(response, 429);
+          expect(response.json()).toEqual(limitAnswer(LIMIT_MESSAGES.resetAttempts));
         }
       });
       expect((await signIn(t, email, PASSWORD, nextIp())).statusCode).toBe(200);
@@ -198,7 +211,7 @@ describe("attacks on signing in", () => {
         for (let attempt = 4; attempt <= 10; attempt++) {
           const response = await forgot();
           expectRefused(response, 429, `attempt ${attempt}`);
-          expect(response.json().error.message).toBe("Too many requests. Please try again later.");
+          expect(response.json()).toEqual(limitAnswer(LIMIT_MESSAGES.resetEmails));
         }
       });
       // Another account is not affected.

@@ -1,14 +1,15 @@
 // TRUST_PROXY: a deployment behind a proxy on a public address names it, and that proxy's
 // X-Forwarded-For then says who the client is; any other sender is the client itself, whatever
 // it writes there. Seen the way a caller sees it: per-address limits count the right address
-// (POST /api/accounts/forgot-password allows 5 a minute per address).
+// (POST /api/accounts/forgot-password allows 30 in 10 minutes per address).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ACCOUNT_ROUTE_LIMITS } from "../features/accounts/accounts.routes.ts";
 import { createTestApp, type TestApp } from "../testing/test-app.ts";
 import { expectRefused } from "../testing/attack-kit.ts";
 
 const PRODUCTION = { NODE_ENV: "production", AUTH_SECRET: "p".repeat(40), APP_URL: "https://academy.example" };
 const PROXY = "203.0.113.10";
-const PER_ADDRESS = 5;
+const PER_ADDRESS = ACCOUNT_ROUTE_LIMITS.forgotPassword.max;
 
 /** An app in production with these settings, and forgot-password as a client sends it through `from`. */
 function appWith(env: Record<string, string>) {

@@ -4,6 +4,8 @@
 // administrator would.
 import { desc, eq, sql } from "drizzle-orm";
 import type { LightMyRequestResponse } from "fastify";
+import { expect } from "vitest";
+import { waitText } from "../../shared/contracts/accounts.ts";
 import type { Plan, SubscriptionStatus } from "../../shared/plans.ts";
 import { devMail, users } from "../db/schema.ts";
 import { setUserPlan } from "../features/users/users.service.ts";
@@ -20,13 +22,14 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 
 /**
  * Hands out client addresses, one block per test file, so that per-IP rate limits never carry
- * from one request or test to the next unless a test reuses an address on purpose.
+ * from one request or test to the next unless a test reuses an address on purpose. With `network`
+ * 127 they are loopback addresses, which a request over real HTTP can be sent from.
  */
-export function ipAllocator(block: number): () => string {
+export function ipAllocator(block: number, network: 10 | 127 = 10): () => string {
   let next = 0;
   return () => {
     next++;
-    return `10.${block}.${Math.floor(next / 250)}.${(next % 250) + 1}`;
+    return `${network}.${block}.${Math.floor(next / 250)}.${(next % 250) + 1}`;
   };
 }
 
@@ -201,4 +204,16 @@ export async function createTestUsers<K extends string>(
     if (!found) throw new Error(`no test user ${key}`);
     return found;
   };
+}
+
+/** Any message `LIMIT_MESSAGES.x` makes, whatever its wait ("4 minutes", "30 seconds"). */
+export function limitMessagePattern(message: (ms: number) => string): RegExp {
+  const [before = "", after = ""] = message(1000).split(waitText(1000));
+  const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  return new RegExp(`^${escape(before)}\\d+ (second|minute)s?${escape(after)}$`);
+}
+
+/** The answer of a limit: 429 in the one error shape, with the limit's message. */
+export function limitAnswer(message: (ms: number) => string) {
+  return { error: { code: "TOO_MANY_REQUESTS", message: expect.stringMatching(limitMessagePattern(message)), requestId: expect.any(String) } };
 }

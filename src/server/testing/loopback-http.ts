@@ -5,13 +5,18 @@ import http from "node:http";
 
 export type LoopbackAnswer = { status: number; body: unknown; setCookies: string[] };
 
-/** `body` is sent as JSON; the answer's body is parsed as JSON when it is JSON, else kept as text. */
+/**
+ * `body` is sent as JSON; the answer's body is parsed as JSON when it is JSON, else kept as text.
+ * `path` goes on the request line exactly as given (dot segments, `//` and all): unlike `fetch`,
+ * node:http does not normalise it.
+ */
 export function loopbackCall(
   appUrl: string,
   from: string,
   method: "GET" | "POST",
   path: string,
   body?: unknown,
+  headers: Record<string, string> = {},
 ): Promise<LoopbackAnswer> {
   const base = new URL(appUrl);
   const data = body === undefined ? undefined : JSON.stringify(body);
@@ -27,6 +32,7 @@ export function loopbackCall(
         headers: {
           host: base.host,
           origin: base.origin,
+          ...headers,
           ...(data === undefined ? {} : { "content-type": "application/json", "content-length": Buffer.byteLength(data) }),
         },
       },

@@ -1,6 +1,8 @@
 // Boots the whole app on a fresh database for API tests (app.inject; with `listen`, also on a
 // real port, for the integrations the app reaches over HTTP, like the Paystack simulator).
-import type { FastifyInstance } from "fastify";
+import { randomBytes } from "node:crypto";
+import type { FastifyInstance, InjectOptions, LightMyRequestCallback } from "fastify";
+import { afterAll, beforeAll } from "vitest";
 import { registerDevelopmentTools } from "../../../dev/development.ts";
 import { buildApp, type AppOptions } from "../app.ts";
 import type { Database } from "../db/client.ts";
@@ -52,6 +54,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     onRoute,
     developmentTools: registerDevelopmentTools,
   });
+  sendLikeTheBrowserApp(app);
   await app.ready();
   if (port !== null) await app.listen({ port, host: "127.0.0.1" });
   return {
@@ -63,4 +66,74 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
       if (!shared) await database.close();
     },
   };
+}
+
+/**
+ * A second app on `t`'s database with the operator channel open to `token`, as a server holding
+ * the embedded database runs it for the CLI. Its requests are sent as the CLI sends them (no
+ * Origin); close it before `t`.
+ */
+export async function createOperatorChannelApp(t: TestApp, token: string): Promise<FastifyInstance> {
+  return buildApp({
+    env: readEnv({ NODE_ENV: "test", LOG_LEVEL: "silent" }),
+    database: t.database,
+    serveWeb: false,
+    logger: false,
+    operatorToken: token,
+  });
+}
+
+/**
+ * For a describe block: a fresh, unseeded database and the operator channel's app on it, started
+ * before its tests and closed after them, with the channel's token.
+ */
+export function useOperatorChannelApp() {
+  const token = randomBytes(32).toString("hex");
+  let t: TestApp | undefined;
+  let channel: FastifyInstance | undefined;
+  beforeAll(async () => {
+    t = await createTestApp({ seed: false });
+    channel = await createOperatorChannelApp(t, token);
+  });
+  afterAll(async () => {
+    await channel?.close();
+    await t?.close();
+  });
+  return {
+    token,
+    app(): FastifyInstance {
+      if (!channel) throw new Error("the operator channel's app starts before the tests: use it inside one");
+      return channel;
+    },
+  };
+}
+
+const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
+
+/** The request with the site's own Origin, when it changes something and names no Origin or Referer. */
+function withSiteOrigin(options: InjectOptions, siteOrigin: string): InjectOptions {
+  const headers = options.headers ?? {};
+  const named = new Set(Object.keys(headers).map((name) => name.toLowerCase()));
+  const safe = SAFE_METHODS.has((options.method ?? "GET").toUpperCase());
+  if (safe || named.has("origin") || named.has("referer")) {
+    // `origin: undefined` is how a test sends a request without one.
+    return { ...options, headers: Object.fromEntries(Object.entries(headers).filter(([, value]) => value !== undefined)) };
+  }
+  return { ...options, headers: { ...headers, origin: siteOrigin } };
+}
+
+/**
+ * `app.inject` sends what the browser app sends: its own Origin on every state-changing request
+ * (the app refuses one without it, src/server/plugins/same-origin.ts). A request that names an
+ * Origin or a Referer is sent as it is; `headers: { origin: undefined }` sends none at all.
+ */
+function sendLikeTheBrowserApp(app: FastifyInstance) {
+  const siteOrigin = new URL(app.env.appUrl).origin;
+  const inject = app.inject.bind(app);
+  function injectFromTheSite(options?: InjectOptions | string, callback?: LightMyRequestCallback) {
+    if (options === undefined) return inject();
+    const sent = typeof options === "string" ? options : withSiteOrigin(options, siteOrigin);
+    return callback ? inject(sent, callback) : inject(sent);
+  }
+  app.inject = injectFromTheSite as FastifyInstance["inject"];
 }

@@ -16,7 +16,6 @@ export const AUTH_MESSAGES = {
   forgotNoUser: "No user found with this email.",
   userDisabled: "This account has been disabled. Please contact support.",
   wrongPassword: "Incorrect email or password. Please try again.",
-  tooManyRequests: "Too many failed attempts. Please try again later or reset your password.",
   network: "Network error. Please check your connection and try again.",
   emailInUse: "An account with this email already exists. Please log in instead.",
   requiresRecentLogin: "Please log in again to complete this action.",
@@ -47,6 +46,39 @@ export const AUTH_MESSAGES = {
   mql5Failed: (error: string) => `MQL5 login failed: ${error || "Unknown error"}`,
   mql5Error: (message: string) => `MQL5 login error: ${message}`,
   providerNotConfigured: "This sign-in option is not set up yet.",
+  profileNameInvalid: "Full name should be text of at most 100 characters",
+  profileNameOnly: "Only your full name can be changed here.",
+} as const;
+
+/** How long until a limit lets one try again, as its message says it: "30 seconds", "4 minutes". */
+export function waitText(milliseconds: number): string {
+  const seconds = Math.max(1, Math.ceil(milliseconds / 1000));
+  if (seconds < 60) return seconds === 1 ? "1 second" : `${seconds} seconds`;
+  const minutes = Math.ceil(seconds / 60);
+  return minutes === 1 ? "1 minute" : `${minutes} minutes`;
+}
+
+/**
+ * What each limit answers (docs/product.md, "Limits"): what was limited and when to try again, in
+ * milliseconds from now. Only the lockout, which counts wrong passwords, speaks of passwords; the reset
+ * limits are about reset emails and links.
+ */
+export const LIMIT_MESSAGES = {
+  lockedOut: (ms: number) =>
+    `Too many failed sign-in attempts for this account. Please try again in ${waitText(ms)} or reset your password.`,
+  signUps: (ms: number) => `Too many sign-ups from your network. Please try again in ${waitText(ms)}.`,
+  signIns: (ms: number) => `Too many sign-in attempts from your network. Please try again in ${waitText(ms)}.`,
+  verificationEmails: (ms: number) =>
+    `Too many verification emails for this account. Please try again in ${waitText(ms)}.`,
+  verificationRequests: (ms: number) =>
+    `Too many verification email requests from your network. Please try again in ${waitText(ms)}.`,
+  resetEmails: (ms: number) =>
+    `Too many password reset emails for this account. Please try again in ${waitText(ms)}.`,
+  resetRequests: (ms: number) =>
+    `Too many password reset requests from your network. Please try again in ${waitText(ms)}.`,
+  resetAttempts: (ms: number) =>
+    `Too many password reset attempts from your network. Please try again in ${waitText(ms)}.`,
+  requests: (ms: number) => `Too many requests from your network. Please try again in ${waitText(ms)}.`,
 } as const;
 
 const email = z.string().check(z.trim(), z.toLowerCase());

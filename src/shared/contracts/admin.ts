@@ -2,6 +2,7 @@
 // authorizes (admin plan) and validates each call; the browser only shows what comes back.
 import * as z from "zod/mini";
 import { PAID_PLANS, PLANS, PROVIDERS, SUBSCRIPTION_STATUSES, TRACKS } from "../plans.ts";
+import { PAYMENT_KINDS, PAYMENT_STATUSES, REFUND_STATUSES, type PaymentStatus } from "./billing.ts";
 
 /**
  * The admin console's texts (docs/product.md, "Admin console"): the original's, and ours where it
@@ -43,6 +44,15 @@ export const ADMIN_MESSAGES = {
   fixed: (count: number) => `Fixed ${count} users missing subscriptionPlan field.`,
   fixNone: "All users already have a subscriptionPlan field.",
   fixFailed: "Failed to fix users",
+  refundTitle: "Refund payment",
+  refundConfirm: (amount: string, learner: string, reference: string) =>
+    `Refund ${amount} (GHS) to ${learner} for payment ${reference}? Paystack returns the money to the card or mobile money wallet that paid. When the whole payment is refunded, the time it bought that is not used up yet is removed.`,
+  refundAmountInvalid: (left: string) => `Enter an amount in cedis, more than 0 and at most ${left}.`,
+  refunded: (amount: string, learner: string) => `Refunded ${amount} to ${learner}.`,
+  refundFailed: "Failed to refund the payment.",
+  paymentsNone: "No payments yet.",
+  paymentsNoneMatch: "No payments match these filters.",
+  paymentDatesInvalid: "The start date must be on or before the end date.",
 } as const;
 
 export const USERS_PAGE_SIZE = 10;
@@ -240,20 +250,59 @@ export const waitlistEntrySchema = z.object({
 export type WaitlistEntry = z.infer<typeof waitlistEntrySchema>;
 export const waitlistListSchema = z.extend(paginationSchema, { entries: z.array(waitlistEntrySchema) });
 
-/** GET /api/admin/payments: newest first. `amountMinor` is in pesewas (shown / 100). */
+/**
+ * GET /api/admin/payments?status=&from=&to=: newest first, filtered in the database. `from` and
+ * `to` are instants (the browser turns the admin's calendar days into them): from inclusive, to
+ * exclusive.
+ */
+export const paymentsQuerySchema = z.object({
+  page,
+  status: z.optional(z.enum(PAYMENT_STATUSES)),
+  from: z.optional(z.iso.datetime({ offset: true })),
+  to: z.optional(z.iso.datetime({ offset: true })),
+});
+export type PaymentsQuery = z.input<typeof paymentsQuerySchema>;
+
+/** How the Payments tab names each status; abandoned checkouts are not failures. */
+export const ADMIN_PAYMENT_STATUS_LABELS: Record<PaymentStatus, string> = {
+  pending: "Pending",
+  success: "Success",
+  failed: "Failed",
+  abandoned: "Abandoned",
+  reversed: "Reversed",
+  refunded: "Refunded",
+};
+
+/** `amountMinor` and `refundedMinor` are in pesewas (shown / 100). */
 export const adminPaymentSchema = z.object({
   id: z.string(),
   userEmail: z.string(),
-  kind: z.enum(["subscription", "waitlist"]),
+  /** The learner's name, when the account still has one. */
+  userName: z.string(),
+  kind: z.enum(PAYMENT_KINDS),
   plan: z.enum(PAID_PLANS),
   amountMinor: z.int(),
+  refundedMinor: z.int(),
   currency: z.string(),
-  status: z.enum(["pending", "success", "failed", "abandoned", "reversed"]),
+  status: z.enum(PAYMENT_STATUSES),
   reference: z.string(),
   createdAt: isoDate,
 });
 export type AdminPayment = z.infer<typeof adminPaymentSchema>;
 export const paymentListSchema = z.extend(paginationSchema, { payments: z.array(adminPaymentSchema) });
+
+/** POST /api/admin/payments/:id/refund: all that is left of the payment unless `amountMinor` says less. */
+export const paymentParamsSchema = z.object({ id: z.uuid() });
+export const refundRequestSchema = z.object({
+  amountMinor: z.optional(z.int().check(z.minimum(1), z.maximum(1_000_000_000))),
+  reason: z.optional(z.string().check(z.trim(), z.maxLength(500))),
+});
+export type RefundRequest = z.input<typeof refundRequestSchema>;
+export const refundResponseSchema = z.object({
+  payment: z.object({ id: z.string(), amountMinor: z.int(), refundedMinor: z.int(), status: z.enum(PAYMENT_STATUSES) }),
+  refund: z.object({ id: z.string(), amountMinor: z.int(), status: z.enum(REFUND_STATUSES) }),
+});
+export type RefundResponse = z.infer<typeof refundResponseSchema>;
 
 /** GET /api/admin/audit?user=email: newest first, optionally one user's entries. */
 export const auditQuerySchema = z.object({

@@ -1,5 +1,6 @@
 import * as z from "zod/mini";
-import { PAID_PLANS, PLANS } from "../plans.ts";
+import { formatCedis } from "../billing.ts";
+import { PAID_PLANS, PLAN_LABELS, PLANS, type PaidPlan } from "../plans.ts";
 
 export const BILLING_MESSAGES = {
   pricesFailed: "Could not load subscription prices. Please try again later.",
@@ -27,7 +28,50 @@ export const BILLING_MESSAGES = {
   notYourPayment: "This payment reference is not yours.",
   notPaid: "The payment was not completed.",
   mismatch: "The payment does not match the order.",
+  // Refunds (docs/subscriptions.md, "Refunds"): what the server answers an administrator.
+  refundPaymentNotFound: "Payment not found.",
+  refundAlreadyRefunded: "This payment has already been refunded.",
+  refundNotSuccessful: "Only a successful payment can be refunded.",
+  refundTooMuch: (leftMinor: number) =>
+    `A refund cannot be more than what is left of the payment (${formatCedis(leftMinor)}).`,
+  refundInProgress: "A refund of this payment is already in progress. Wait a few minutes and reload.",
+  refundRefused: (reason: string) => `Paystack refused the refund: ${reason.replace(/\.+$/, "")}. Nothing was changed.`,
+  refundUncertain:
+    "Paystack did not answer. The refund is recorded as pending: check the Paystack dashboard before trying again.",
+  refundsUnavailable: "Refunds are not available: Paystack is not configured.",
+  // The learner's payments and receipts (docs/product.md, "Subscription page").
+  historyLoading: "Loading your payments...",
+  historyEmpty: "You have not made any payments yet.",
+  receiptNotFound: "Receipt not found. It may belong to another account, or the payment was not completed.",
 } as const;
+
+export const PAYMENT_KINDS = ["subscription", "waitlist"] as const;
+export type PaymentKind = (typeof PAYMENT_KINDS)[number];
+
+/** A payment's life (docs/data.md, "Money"): pending, then one of the others; refunded once all of it is given back. */
+export const PAYMENT_STATUSES = ["pending", "success", "failed", "abandoned", "reversed", "refunded"] as const;
+export type PaymentStatus = (typeof PAYMENT_STATUSES)[number];
+
+/** A refund's life: pending until Paystack says it was processed or failed. */
+export const REFUND_STATUSES = ["pending", "processed", "failed"] as const;
+export type RefundStatus = (typeof REFUND_STATUSES)[number];
+
+/** What a payment bought, as receipts, the payment history and the refund email say it. */
+export function paymentPurpose(kind: PaymentKind, plan: PaidPlan): string {
+  return kind === "waitlist"
+    ? `Waitlist place, ${PLAN_LABELS[plan]} track (first month)`
+    : `1 month of the ${PLAN_LABELS[plan]} plan`;
+}
+
+/** How the learner's payment history names each status. */
+export const PAYMENT_STATUS_TEXT: Record<PaymentStatus, string> = {
+  pending: "Awaiting payment",
+  success: "Paid",
+  failed: "Failed",
+  abandoned: "Not completed",
+  reversed: "Reversed",
+  refunded: "Refunded",
+};
 
 const price = z.object({ usd: z.number(), ghs: z.nullable(z.number()) });
 
@@ -63,6 +107,13 @@ export const subscriptionSchema = z.object({
   plan: z.object({ name: z.enum(PLANS), label: z.string() }),
   currentPeriodEnd: z.nullable(z.string()),
   remainingDays: z.nullable(z.int()),
+  /**
+   * Paid time of a lower plan that runs after the current period, from its end
+   * (docs/subscriptions.md, "Paid time is never lost"); null when nothing is queued.
+   */
+  queued: z.nullable(
+    z.object({ plan: z.object({ name: z.enum(PAID_PLANS), label: z.string() }), startsAt: z.string(), endsAt: z.string() }),
+  ),
   /**
    * config/subscription's lock flag: read, shown the same either way
    * (docs/subscriptions.md, "The subscription lock flag").
@@ -106,3 +157,57 @@ export const waitlistStatusSchema = z.object({
   hidden: z.object({ intermediate: z.boolean(), advanced: z.boolean() }),
 });
 export type WaitlistStatus = z.infer<typeof waitlistStatusSchema>;
+
+// ---- The learner's payments and receipts --------------------------------------------------------
+
+/** Payments per page of the history on /subscription. */
+export const HISTORY_PAGE_SIZE = 10;
+
+export const historyQuerySchema = z.object({
+  page: z._default(z.coerce.number().check(z.int(), z.minimum(1), z.maximum(100_000)), 1),
+});
+
+/** One of the signed-in learner's payments. Amounts in pesewas. */
+export const learnerPaymentSchema = z.object({
+  reference: z.string(),
+  kind: z.enum(PAYMENT_KINDS),
+  plan: z.enum(PAID_PLANS),
+  amountMinor: z.int(),
+  /** Given back so far through refunds Paystack accepted. */
+  refundedMinor: z.int(),
+  currency: z.string(),
+  status: z.enum(PAYMENT_STATUSES),
+  createdAt: z.string(),
+  paidAt: z.nullable(z.string()),
+  /** Whether it has a receipt: it was paid (refunded since or not). */
+  hasReceipt: z.boolean(),
+});
+export type LearnerPayment = z.infer<typeof learnerPaymentSchema>;
+
+/** GET /api/payments?page=: the signed-in learner's own payments, newest first. */
+export const paymentHistorySchema = z.object({
+  page: z.int(),
+  pageSize: z.int(),
+  total: z.int(),
+  payments: z.array(learnerPaymentSchema),
+});
+export type PaymentHistory = z.infer<typeof paymentHistorySchema>;
+
+export const receiptParamsSchema = z.object({ reference: z.string().check(z.minLength(1), z.maxLength(100)) });
+
+/** GET /api/payments/:reference: the receipt of one of the learner's paid payments. */
+export const receiptSchema = z.extend(learnerPaymentSchema, {
+  name: z.string(),
+  email: z.string(),
+  priceUsdCents: z.int(),
+  exchangeRate: z.string(),
+  refunds: z.array(
+    z.object({
+      amountMinor: z.int(),
+      status: z.enum(REFUND_STATUSES),
+      createdAt: z.string(),
+      processedAt: z.nullable(z.string()),
+    }),
+  ),
+});
+export type Receipt = z.infer<typeof receiptSchema>;

@@ -1,6 +1,12 @@
 import * as z from "zod/mini";
 import { TRACKS } from "../plans.ts";
 
+/**
+ * Quiz answers per learner and question (issue 14): at most `perWindow` in a window of
+ * `windowSeconds`, and only the latest `kept` attempts are stored (docs/product.md, "Track page").
+ */
+export const QUIZ_ANSWER_LIMIT = { perWindow: 5, windowSeconds: 60, kept: 20 } as const;
+
 export const LEARNING_MESSAGES = {
   loading: "Loading program...",
   notFound: "Program not found.",
@@ -10,6 +16,9 @@ export const LEARNING_MESSAGES = {
   incorrect: "Incorrect",
   moduleNotFound: "This video is not part of the program.",
   questionNotFound: "This question is not part of the quiz.",
+  tooManyAnswers: (seconds: number) =>
+    `You have answered this question ${QUIZ_ANSWER_LIMIT.perWindow} times in a minute. ` +
+    `Try again in ${seconds} ${seconds === 1 ? "second" : "seconds"}.`,
   paymentSuccess: "Payment verified! Your plan has been upgraded.",
 } as const;
 

@@ -3,6 +3,7 @@
 // reload or a shared link opens the same page.
 import { useCallback, useEffect, type ReactNode } from "react";
 import { useSearchParams } from "react-router";
+import "./pagination.css";
 
 export type PageInfo = { page: number; pageSize: number; total: number };
 

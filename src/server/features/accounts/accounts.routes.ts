@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import {
   AUTH_MESSAGES,
   forgotPasswordRequestSchema,
+  LIMIT_MESSAGES,
   messageResponseSchema,
   registerRequestSchema,
   registerResponseSchema,
@@ -9,9 +10,29 @@ import {
 import { meResponseSchema } from "../../../shared/contracts/session.ts";
 import { currentUser } from "../../auth/session.ts";
 import { toWebHeaders } from "../../auth/web-headers.ts";
+import { HttpError } from "../../plugins/errors.ts";
 import { register, requestPasswordReset, toMe } from "./accounts.service.ts";
 
-const accountRateLimit = { rateLimit: { max: 5, timeWindow: "1 minute" } };
+/**
+ * Per-address limits on our account routes (docs/product.md, "Limits"), counted in dozens: a seminar
+ * room on one Wi-Fi registers together. New accounts are also limited per address where every path
+ * that creates one meets (auth/auth-limits.ts), and mails per account.
+ */
+export const ACCOUNT_ROUTE_LIMITS = {
+  register: { max: 100, timeWindow: 10 * 60_000 },
+  forgotPassword: { max: 30, timeWindow: 10 * 60_000 },
+} as const;
+
+/** A route's limit, answering with its own message and the wait. */
+function routeLimit(limit: { max: number; timeWindow: number }, message: (ms: number) => string) {
+  return {
+    rateLimit: {
+      ...limit,
+      errorResponseBuilder: (_request: unknown, context: { ttl: number }) =>
+        new HttpError(429, "TOO_MANY_REQUESTS", message(context.ttl)),
+    },
+  };
+}
 
 export const accountsRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get("/api/me", { schema: { response: { 200: meResponseSchema } } }, async (request, reply) => {
@@ -24,7 +45,7 @@ export const accountsRoutes: FastifyPluginAsyncZod = async (app) => {
     "/api/accounts/register",
     {
       schema: { body: registerRequestSchema, response: { 201: registerResponseSchema } },
-      config: accountRateLimit,
+      config: routeLimit(ACCOUNT_ROUTE_LIMITS.register, LIMIT_MESSAGES.signUps),
     },
     async (request, reply) => {
       // The form's email is the account in question, never the session of whoever is signed in:
@@ -40,7 +61,7 @@ export const accountsRoutes: FastifyPluginAsyncZod = async (app) => {
     "/api/accounts/forgot-password",
     {
       schema: { body: forgotPasswordRequestSchema, response: { 200: messageResponseSchema } },
-      config: accountRateLimit,
+      config: routeLimit(ACCOUNT_ROUTE_LIMITS.forgotPassword, LIMIT_MESSAGES.resetRequests),
     },
     async (request) => {
       const deps = { db: app.db, auth: app.auth, appUrl: app.env.appUrl };

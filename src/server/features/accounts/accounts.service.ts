@@ -1,10 +1,10 @@
 // Registration and password reset requests: what Better Auth does not decide on its own
 // (the spec's answers for an email that is already registered, and a failed verification mail).
 import { APIError } from "better-auth/api";
-import { and, count, eq, gt, like, sql } from "drizzle-orm";
-import { AUTH_MESSAGES, type RegisterResponse } from "../../../shared/contracts/accounts.ts";
+import { and, count, eq, gt, like, min, sql } from "drizzle-orm";
+import { AUTH_MESSAGES, LIMIT_MESSAGES, type RegisterResponse } from "../../../shared/contracts/accounts.ts";
 import { accessLevelLabel, tracksForPlan, type Plan } from "../../../shared/plans.ts";
-import { ACCOUNT_MAIL_WINDOW_MS, MAILS_PER_ACCOUNT } from "../../auth/account-mail-limit.ts";
+import { ACCOUNT_MAIL_WINDOW_MS, MAILS_PER_ACCOUNT, verificationMailWait } from "../../auth/account-mail-limit.ts";
 import { resetMailSent, verificationMailOutcome, type Auth } from "../../auth/auth.ts";
 import type { CurrentUser } from "../../auth/session.ts";
 import type { Db } from "../../db/client.ts";
@@ -19,9 +19,9 @@ async function findUserByEmail(db: Db, email: string) {
   return user ?? null;
 }
 
-/** The account had its share of mails lately: the answer of the per-address limit, in its words. */
-function tooManyMails() {
-  return new HttpError(429, "FST_ERR_RATE_LIMIT_EXCEEDED", "Too many requests. Please try again later.");
+/** The account had its share of mails lately (docs/product.md, "Limits"): what, and for how long. */
+function tooManyMails(message: (ms: number) => string, retryAfterMs: number) {
+  return new HttpError(429, "TOO_MANY_REQUESTS", message(retryAfterMs));
 }
 
 /** Asks for the verification mail: sent, refused by the per-account limit, or failed. */
@@ -40,7 +40,10 @@ export async function register(
     // This answer already tells whether the email is registered (docs/product.md, "Accounts"), so
     // saying that its mails are used up tells nothing more.
     const outcome = await sendVerification(deps.auth, input.email, headers);
-    if (outcome === "limited") throw tooManyMails();
+    if (outcome === "limited") {
+      const wait = await verificationMailWait(deps.db, existing.id, Date.now());
+      throw tooManyMails(LIMIT_MESSAGES.verificationEmails, wait ?? ACCOUNT_MAIL_WINDOW_MS);
+    }
     if (outcome === "failed") throw new HttpError(502, "MAIL_FAILED", AUTH_MESSAGES.verificationMailFailed);
     return { status: "verification-resent", message: AUTH_MESSAGES.verificationResent };
   }
@@ -51,6 +54,10 @@ export async function register(
       headers,
     });
   } catch (error) {
+    // The per-address limit on new accounts (auth/auth-limits.ts) says what and for how long.
+    if (error instanceof APIError && error.statusCode === 429) {
+      throw new HttpError(429, "TOO_MANY_REQUESTS", error.message);
+    }
     if (error instanceof APIError && error.body?.code?.startsWith("USER_ALREADY_EXISTS")) {
       throw new HttpError(409, "EMAIL_IN_USE", AUTH_MESSAGES.emailInUse);
     }
@@ -67,10 +74,13 @@ export async function register(
   return { status: "created", message: AUTH_MESSAGES.registrationSuccess };
 }
 
-/** Reset links the auth library issued for this user in the window (each is a verification row until used). */
-async function recentResetLinks(db: Db, userId: string, now: Date): Promise<number> {
+/**
+ * When the auth library issued this user their share of reset links in the window (each is a
+ * verification row until used), the milliseconds until the oldest of them leaves it; else null.
+ */
+async function resetLinkWait(db: Db, userId: string, now: Date): Promise<number | null> {
   const [row] = await db
-    .select({ links: count() })
+    .select({ links: count(), oldest: min(verifications.createdAt) })
     .from(verifications)
     .where(
       and(
@@ -79,7 +89,8 @@ async function recentResetLinks(db: Db, userId: string, now: Date): Promise<numb
         gt(verifications.createdAt, new Date(now.getTime() - ACCOUNT_MAIL_WINDOW_MS)),
       ),
     );
-  return row?.links ?? 0;
+  if (!row?.oldest || row.links < MAILS_PER_ACCOUNT) return null;
+  return row.oldest.getTime() + ACCOUNT_MAIL_WINDOW_MS - now.getTime();
 }
 
 export async function requestPasswordReset(
@@ -89,7 +100,8 @@ export async function requestPasswordReset(
 ): Promise<void> {
   const user = await findUserByEmail(deps.db, email);
   if (!user) throw new HttpError(404, "USER_NOT_FOUND", AUTH_MESSAGES.forgotNoUser);
-  if ((await recentResetLinks(deps.db, user.id, new Date())) >= MAILS_PER_ACCOUNT) throw tooManyMails();
+  const wait = await resetLinkWait(deps.db, user.id, new Date());
+  if (wait !== null) throw tooManyMails(LIMIT_MESSAGES.resetEmails, wait);
   const sent = await resetMailSent(() =>
     deps.auth.api.requestPasswordReset({ body: { email, redirectTo: `${deps.appUrl}/reset-password` }, headers }),
   );

@@ -2,9 +2,10 @@
 // they are asked for (signing in unverified, the auth library's resend endpoint, registering
 // again) and from however many addresses. The answers reveal no more than they did without it.
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
-import { AUTH_MESSAGES } from "../../../shared/contracts/accounts.ts";
+import { AUTH_MESSAGES, LIMIT_MESSAGES } from "../../../shared/contracts/accounts.ts";
 import {
   ipAllocator,
+  limitAnswer,
   linkInLastMail,
   mailsTo,
   PASSWORD,
@@ -19,8 +20,8 @@ import { createTestApp, type TestApp } from "../../testing/test-app.ts";
 const nextIp = ipAllocator(27);
 
 const NOT_VERIFIED = { error: { code: "EMAIL_NOT_VERIFIED", message: AUTH_MESSAGES.emailNotVerified, requestId: expect.any(String) } };
-const TOO_MANY_SIGN_INS = { error: { code: "TOO_MANY_REQUESTS", message: AUTH_MESSAGES.tooManyRequests, requestId: expect.any(String) } };
-const TOO_MANY_REQUESTS = { error: { code: "FST_ERR_RATE_LIMIT_EXCEEDED", message: "Too many requests. Please try again later.", requestId: expect.any(String) } };
+// Signing in and registering again both say what was limited (this account's mails) and when.
+const MAILS_USED_UP = limitAnswer(LIMIT_MESSAGES.verificationEmails);
 const RESENT = { status: "verification-resent", message: AUTH_MESSAGES.verificationResent };
 
 describe("verification mails per account", () => {
@@ -68,7 +69,7 @@ describe("verification mails per account", () => {
     for (let attempt = 4; attempt <= 8; attempt++) {
       const response = await signIn(t, email, PASSWORD, nextIp());
       expect(response.statusCode, `attempt ${attempt}: ${response.body}`).toBe(429);
-      expect(response.json()).toEqual(TOO_MANY_SIGN_INS);
+      expect(response.json()).toEqual(MAILS_USED_UP);
       expect(sessionSetCookie(response)).toBeUndefined();
     }
     expect(await verificationMails(email)).toBe(3);
@@ -105,7 +106,7 @@ describe("verification mails per account", () => {
     for (let attempt = 4; attempt <= 6; attempt++) {
       const response = await register(t, registrationForm(email), nextIp());
       expect(response.statusCode, `attempt ${attempt}: ${response.body}`).toBe(429);
-      expect(response.json()).toEqual(TOO_MANY_REQUESTS);
+      expect(response.json()).toEqual(MAILS_USED_UP);
     }
     expect(await verificationMails(email)).toBe(3);
   });
@@ -118,8 +119,8 @@ describe("verification mails per account", () => {
     expect(await verificationMails(email)).toBe(3);
 
     expect((await resend(email)).statusCode).toBe(200);
-    expect((await signIn(t, email, PASSWORD, nextIp())).json()).toEqual(TOO_MANY_SIGN_INS);
-    expect((await register(t, registrationForm(email), nextIp())).json()).toEqual(TOO_MANY_REQUESTS);
+    expect((await signIn(t, email, PASSWORD, nextIp())).json()).toEqual(MAILS_USED_UP);
+    expect((await register(t, registrationForm(email), nextIp())).json()).toEqual(MAILS_USED_UP);
     expect(await verificationMails(email)).toBe(3);
   });
 

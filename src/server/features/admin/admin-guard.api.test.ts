@@ -51,6 +51,7 @@ describe("admin routes are for administrators only", () => {
         "PUT /api/admin/users/:id/plan",
         "GET /api/admin/users.csv",
         "GET /api/admin/payments",
+        "POST /api/admin/payments/:id/refund",
       ]),
     );
   });

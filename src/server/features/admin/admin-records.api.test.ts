@@ -145,9 +145,11 @@ describe("the admin records", () => {
       expect(first.payments[0]).toEqual({
         id: expect.any(String),
         userEmail: "waiter01@example.com",
+        userName: "",
         kind: "subscription",
         plan: "intermediate",
         amountMinor: 54_125,
+        refundedMinor: 0,
         currency: "GHS",
         status: "pending",
         reference: references[0],

@@ -6,6 +6,7 @@ import {
   messageListSchema,
   pageQuerySchema,
   paymentListSchema,
+  paymentsQuerySchema,
   waitlistListSchema,
 } from "../../../shared/contracts/admin.ts";
 import { adminSummary, listAudit, listMessages, listPayments, listWaitlist } from "./admin-records.service.ts";
@@ -21,8 +22,8 @@ export const adminRecordsRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.get(
     "/api/admin/payments",
-    { schema: { querystring: pageQuerySchema, response: { 200: paymentListSchema } } },
-    async (request) => listPayments(app.db, request.query.page),
+    { schema: { querystring: paymentsQuerySchema, response: { 200: paymentListSchema } } },
+    async (request) => listPayments(app.db, request.query),
   );
 
   app.get(

@@ -1,6 +1,6 @@
 // The summary counts and the read-only tabs: waitlist, payments, audit log, contact messages.
 // Each list is ordered and paged in the database, newest first.
-import { asc, count, desc, eq, inArray, or, sql } from "drizzle-orm";
+import { and, asc, count, desc, eq, gte, inArray, lt, or, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
 import {
   RECORDS_PAGE_SIZE,
@@ -9,6 +9,7 @@ import {
   type AdminSummary,
   type AuditEntry,
   type Pagination,
+  type PaymentsQuery,
   type WaitlistEntry,
 } from "../../../shared/contracts/admin.ts";
 import type { Db } from "../../db/client.ts";
@@ -69,28 +70,44 @@ export async function listWaitlist(db: Db, page: number): Promise<Pagination & {
   return { ...pagination(page, total), entries };
 }
 
-export async function listPayments(db: Db, page: number): Promise<Pagination & { payments: AdminPayment[] }> {
-  const { limit, offset } = paging(page);
+/**
+ * Payments newest first, filtered by status and by when they were made (from inclusive, to
+ * exclusive), in the database (through payments_created_idx).
+ */
+export async function listPayments(
+  db: Db,
+  query: { page: number; status?: PaymentsQuery["status"]; from?: string | undefined; to?: string | undefined },
+): Promise<Pagination & { payments: AdminPayment[] }> {
+  const { limit, offset } = paging(query.page);
+  const where = and(
+    query.status ? eq(payments.status, query.status) : undefined,
+    query.from ? gte(payments.createdAt, new Date(query.from)) : undefined,
+    query.to ? lt(payments.createdAt, new Date(query.to)) : undefined,
+  );
   const [rows, [total]] = await Promise.all([
     db
       .select({
         id: payments.id,
         userEmail: payments.userEmail,
+        userName: sql<string>`coalesce(${users.name}, '')`,
         kind: payments.kind,
         plan: payments.plan,
         amountMinor: payments.amountMinor,
+        refundedMinor: payments.refundedMinor,
         currency: payments.currency,
         status: payments.status,
         reference: payments.reference,
         createdAt: payments.createdAt,
       })
       .from(payments)
+      .leftJoin(users, eq(users.id, payments.userId))
+      .where(where)
       .orderBy(desc(payments.createdAt), desc(payments.id))
       .limit(limit)
       .offset(offset),
-    db.select({ n: count() }).from(payments),
+    db.select({ n: count() }).from(payments).where(where),
   ]);
-  return { ...pagination(page, total), payments: rows.map((row) => ({ ...row, createdAt: row.createdAt.toISOString() })) };
+  return { ...pagination(query.page, total), payments: rows.map((row) => ({ ...row, createdAt: row.createdAt.toISOString() })) };
 }
 
 const actor = alias(users, "actor");

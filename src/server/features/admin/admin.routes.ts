@@ -1,5 +1,8 @@
 // Every /api/admin/* route, behind one guard: the admin plan, decided on the server for each
-// request. Sub-plugins inherit the hook, so a route added here cannot forget it.
+// request. Sub-plugins inherit the hook, so a route added here cannot forget it. One admin route
+// lives with billing, which moves the money (POST /api/admin/payments/:id/refund, in
+// billing.routes.ts, behind the same requireAdmin); the guard test reads every /api/admin route
+// from the router, wherever it is registered.
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { requireAdmin } from "../../auth/session.ts";
 import { adminContentRoutes } from "./admin-content.routes.ts";

@@ -5,6 +5,7 @@
 import { addMonths } from "date-fns";
 import { describe, expect, it } from "vitest";
 import { paystackSignature } from "../../../../dev/fakes/paystack-simulator.ts";
+import { eq } from "drizzle-orm";
 import { payments } from "../../db/schema.ts";
 import { ipAllocator, mailsTo, me, type TestUser, type TestUserPlan } from "../../testing/accounts.ts";
 import {
@@ -35,6 +36,7 @@ const USERS = {
   retried: {},
   abandoned: {},
   windowClosed: {},
+  refundedReplay: {},
 } satisfies Record<string, TestUserPlan>;
 
 describe("crediting a payment", () => {
@@ -254,5 +256,19 @@ describe("crediting a payment", () => {
     expect(verify.statusCode, verify.body).toBe(200);
     expect(verify.json()).toMatchObject({ data: { reference, currentPeriodEnd: (await userRow(t, who.id)).subscriptionEnd?.toISOString() } });
     expect(await auditEntries(t, who.id)).toHaveLength(1);
+  });
+
+  it("a payment credited once is never credited again, whatever its status became since (refunded)", async () => {
+    const who = user("refundedReplay");
+    const reference = await buy(who);
+    const { data } = await simulatePayment(t, reference, { outcome: "success", deliverWebhook: true });
+    const credited = await userRow(t, who.id);
+    // As a refund leaves it; Paystack retries the old charge.success for up to 72 hours.
+    await t.database.db.update(payments).set({ status: "refunded" }).where(eq(payments.reference, reference));
+    expect((await postWebhook(t, { event: "charge.success", data })).statusCode).toBe(200);
+    expect((await userRow(t, who.id)).subscriptionEnd).toEqual(credited.subscriptionEnd);
+    expect(await paymentRow(t, reference)).toMatchObject({ status: "refunded" });
+    expect(await auditEntries(t, who.id)).toHaveLength(1);
+    expect(await receiptJobs(t, reference)).toHaveLength(1);
   });
 });

@@ -4,6 +4,7 @@ import { addMonths } from "date-fns";
 import { eq, sql } from "drizzle-orm";
 import { nextCohort } from "../../../shared/billing.ts";
 import { BILLING_MESSAGES } from "../../../shared/contracts/billing.ts";
+import { paidTime, PLAN_RANK, type PaidPlan } from "../../../shared/plans.ts";
 import type { CurrentUser } from "../../auth/session.ts";
 import { auditLog, payments, users, waitlist } from "../../db/schema.ts";
 import type { PaystackTransaction } from "../../integrations/paystack.ts";
@@ -17,6 +18,53 @@ export type CreditResult =
   | { outcome: "not-paid" | "mismatch" | "unknown" };
 
 const TERMINAL_FAILURES = new Set(["failed", "reversed"]);
+// A payment not credited yet may still be: a declined attempt can be paid on retry, and a
+// checkout closed as abandoned by reconciliation can be paid late. Reversed and refunded are final.
+const CREDITABLE = new Set(["pending", "failed", "abandoned"]);
+
+type SubscriptionState = Pick<
+  typeof users.$inferSelect,
+  "subscriptionPlan" | "subscriptionStatus" | "subscriptionStart" | "subscriptionEnd" | "queuedPlan" | "queuedEnd"
+>;
+
+/**
+ * A paid month of `plan` added to what the learner holds (docs/subscriptions.md, "Paid time is
+ * never lost"): the higher plan always runs first, and paid time of a lower plan is queued after
+ * it, so no paid day is lost. The same plan adds a month at its end (queued time moves with it);
+ * a lower plan is queued after the current period (or after what is queued already); a higher one
+ * starts now and the unused days of the lower one are queued after it; nothing running starts now.
+ */
+export function addPaidMonth(user: SubscriptionState, plan: PaidPlan, now: Date): SubscriptionState {
+  // Administrators have every program and never expire: a month of a plan adds nothing to that.
+  if (user.subscriptionPlan === "admin") return user;
+  const { current, queued } = paidTime(user, now);
+  const active = "active" as const;
+  if (!current) {
+    return { subscriptionPlan: plan, subscriptionStatus: active, subscriptionStart: now, subscriptionEnd: addMonths(now, 1), queuedPlan: null, queuedEnd: null };
+  }
+  const running = { subscriptionPlan: current.plan, subscriptionStatus: active, subscriptionStart: current.start, subscriptionEnd: current.end };
+  if (plan === current.plan) {
+    const end = addMonths(current.end, 1);
+    const shift = end.getTime() - current.end.getTime();
+    return { ...running, subscriptionEnd: end, queuedPlan: queued?.plan ?? null, queuedEnd: queued ? new Date(queued.end.getTime() + shift) : null };
+  }
+  if (PLAN_RANK[plan] < PLAN_RANK[current.plan]) {
+    // Queued time is always of a plan below the current one: with two paid plans, this very plan.
+    return { ...running, queuedPlan: plan, queuedEnd: addMonths(queued?.end ?? current.end, 1) };
+  }
+  const end = addMonths(now, 1);
+  const unused = current.end.getTime() - now.getTime();
+  return { subscriptionPlan: plan, subscriptionStatus: active, subscriptionStart: now, subscriptionEnd: end, queuedPlan: current.plan, queuedEnd: new Date(end.getTime() + unused) };
+}
+
+/** A subscription as the audit log records it: the plan, its end, and what is queued after it. */
+function periodOf(state: SubscriptionState) {
+  return {
+    plan: state.subscriptionPlan,
+    end: state.subscriptionEnd,
+    queued: state.queuedPlan ? { plan: state.queuedPlan, end: state.queuedEnd } : null,
+  };
+}
 
 /**
  * Credits a payment once Paystack says it succeeded, in one transaction: the payment row, the
@@ -24,17 +72,19 @@ const TERMINAL_FAILURES = new Set(["failed", "reversed"]);
  * so a verify call, the browser callback and webhooks arriving together credit exactly once.
  */
 export async function creditPayment(
-  deps: Pick<BillingDeps, "db" | "metrics">,
+  deps: Pick<BillingDeps, "db"> & { metrics: Pick<BillingDeps["metrics"], "paymentCredited"> },
   transaction: PaystackTransaction,
   now: Date,
 ): Promise<CreditResult> {
   const result = await deps.db.transaction(async (tx): Promise<CreditResult> => {
     const [payment] = await tx.select().from(payments).where(eq(payments.reference, transaction.reference)).for("update");
     if (!payment) return { outcome: "unknown" as const };
-    if (payment.status === "success") {
+    // Credited once, whatever happened to it since (a refund): a replayed webhook credits nothing.
+    if (payment.creditedAt !== null || payment.status === "success") {
       const [owner] = await tx.select({ end: users.subscriptionEnd }).from(users).where(eq(users.id, payment.userId));
       return { outcome: "already-credited" as const, payment, periodEnd: owner?.end ?? null };
     }
+    if (!CREDITABLE.has(payment.status)) return { outcome: "not-paid" as const };
     if (transaction.status !== "success") {
       if (TERMINAL_FAILURES.has(transaction.status)) {
         await tx.update(payments).set({ status: transaction.status === "reversed" ? "reversed" : "failed" }).where(eq(payments.id, payment.id));
@@ -57,24 +107,10 @@ export async function creditPayment(
     let periodEnd: Date | null = null;
     let changes: Record<string, unknown>;
     if (payment.kind === "subscription") {
-      // Renewing the same plan while it runs adds a month at its end; anything else starts now.
-      const renewing =
-        user.subscriptionPlan === payment.plan && user.subscriptionStatus === "active" && user.subscriptionEnd !== null && user.subscriptionEnd > now;
-      const start = renewing && user.subscriptionEnd ? user.subscriptionEnd : now;
-      periodEnd = addMonths(start, 1);
-      await tx
-        .update(users)
-        .set({
-          subscriptionPlan: payment.plan,
-          subscriptionStatus: "active",
-          subscriptionStart: renewing ? user.subscriptionStart : now,
-          subscriptionEnd: periodEnd,
-        })
-        .where(eq(users.id, user.id));
-      changes = {
-        from: { plan: user.subscriptionPlan, end: user.subscriptionEnd },
-        to: { plan: payment.plan, end: periodEnd },
-      };
+      const next = addPaidMonth(user, payment.plan, now);
+      periodEnd = next.subscriptionEnd;
+      await tx.update(users).set(next).where(eq(users.id, user.id));
+      changes = { from: periodOf(user), to: periodOf(next) };
     } else {
       const cohort = nextCohort(now).name;
       // The paid flags record waitlist purchases (the spec's userPayments), not subscriptions.

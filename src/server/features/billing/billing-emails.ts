@@ -1,13 +1,19 @@
 // Receipts and plan reminders, sent by the job queue once a payment is credited or a plan ends.
 import { eq } from "drizzle-orm";
 import { z } from "zod";
+import { formatGhs } from "../../../shared/billing.ts";
+import { paymentPurpose } from "../../../shared/contracts/billing.ts";
 import { PLAN_LABELS } from "../../../shared/plans.ts";
 import type { Db } from "../../db/client.ts";
-import { payments, users } from "../../db/schema.ts";
+import { payments, refunds, users } from "../../db/schema.ts";
 import { emailLayout } from "../../emails/layout.ts";
 import type { Mailer } from "../../integrations/mail.ts";
 
 const receiptJobSchema = z.object({ reference: z.string() });
+const refundJobSchema = z.object({
+  refundId: z.string(),
+  taken: z.enum(["current", "queued", "waitlist", "nothing"]),
+});
 const reminderJobSchema = z.object({
   userId: z.string(),
   periodEnd: z.string(),
@@ -43,6 +49,10 @@ export function createBillingJobHandlers(deps: { db: Db; mailer: Mailer; appUrl:
         ...(payment.kind === "subscription" && user.subscriptionEnd
           ? [`Your plan runs until: ${formatDate(user.subscriptionEnd)}`]
           : []),
+        // Paid time of a lower plan runs after the current period (docs/subscriptions.md).
+        ...(payment.kind === "subscription" && user.queuedPlan && user.queuedEnd
+          ? [`Then ${PLAN_LABELS[user.queuedPlan]} until: ${formatDate(user.queuedEnd)}`]
+          : []),
       ];
       await deps.mailer.send(
         emailLayout({
@@ -56,12 +66,48 @@ export function createBillingJobHandlers(deps: { db: Db; mailer: Mailer; appUrl:
       );
     },
 
+    /** The refund email (docs/subscriptions.md, "Refunds"): what was given back and what it took. */
+    async refund(payload: unknown) {
+      const { refundId, taken } = refundJobSchema.parse(payload);
+      const [row] = await deps.db
+        .select({ refund: refunds, payment: payments, user: users })
+        .from(refunds)
+        .innerJoin(payments, eq(payments.id, refunds.paymentId))
+        .innerJoin(users, eq(users.id, payments.userId))
+        .where(eq(refunds.id, refundId));
+      if (!row) return;
+      const { refund, payment, user } = row;
+      const plan = PLAN_LABELS[payment.plan];
+      const after: Record<typeof taken, string> = {
+        current: user.subscriptionEnd && user.subscriptionStatus === "active" && user.subscriptionEnd > new Date()
+          ? `The month it bought has been taken off your plan: your access now runs until ${formatDate(user.subscriptionEnd)}.`
+          : "The month it bought has been taken off your plan, so your access is back to the free Beginner program.",
+        queued: `The month of ${plan} it bought, which was to follow your current plan, has been taken off.`,
+        waitlist: `Your place on the waitlist for the ${plan} track has been released.`,
+        nothing: "Your access is unchanged.",
+      };
+      await deps.mailer.send(
+        emailLayout({
+          to: user.email,
+          name: user.name,
+          subject: `Your Trading Academy refund for ${payment.reference}`,
+          heading: "Refund",
+          paragraphs: [
+            `We have refunded ${formatGhs(refund.amountMinor)} of your payment ${payment.reference} (${paymentPurpose(payment.kind, payment.plan)}).`,
+            "Paystack returns it to the card or mobile money wallet you paid with; your bank or network may take a few days to show it.",
+            after[taken],
+          ],
+          action: { label: "See my payments", url: `${deps.appUrl}/subscription` },
+        }),
+      );
+    },
+
     async expiryReminder(payload: unknown) {
       const reminder = reminderJobSchema.parse(payload);
       const [user] = await deps.db.select().from(users).where(eq(users.id, reminder.userId));
       if (!user?.subscriptionPlan || user.subscriptionPlan === "legacyFree" || user.subscriptionPlan === "admin") return;
-      // Renewed since the reminder was queued: nothing to remind.
-      if (user.subscriptionEnd?.toISOString() !== reminder.periodEnd) return;
+      // Renewed since the reminder was queued, or paid time queued after it: nothing to remind.
+      if (user.subscriptionEnd?.toISOString() !== reminder.periodEnd || user.queuedPlan !== null) return;
       const plan = PLAN_LABELS[user.subscriptionPlan];
       const ending = reminder.kind === "ending-soon";
       await deps.mailer.send(

@@ -1,6 +1,7 @@
-// Expiry: paid months that are over end, and their reminders are queued, each once.
+// Expiry: paid months that are over end, or hand over to the paid time queued after them, and
+// their reminders are queued, each once.
 import { addDays } from "date-fns";
-import { and, eq, gt, inArray, lte } from "drizzle-orm";
+import { and, eq, gt, inArray, isNull, lte } from "drizzle-orm";
 import { PAID_PLANS } from "../../../shared/plans.ts";
 import type { Db, Tx } from "../../db/client.ts";
 import { auditLog, subscriptionReminders, users } from "../../db/schema.ts";
@@ -21,7 +22,10 @@ async function remindOnce(tx: Tx, userId: string, periodEnd: Date, kind: "ending
 
 /**
  * Ends paid plans whose month is over (status expired: access falls back to free) with an audit
- * entry each, and queues the reminders: 3 days before the end and at the end. Run periodically.
+ * entry each, and queues the reminders: 3 days before the end and at the end. A period followed by
+ * queued paid time does not end: the queued plan becomes current, from the old end to queuedEnd
+ * (docs/subscriptions.md, "Paid time is never lost"), with no reminder. Run periodically; resolves
+ * with how many ended.
  */
 export async function expireSubscriptions(db: Db, now: Date): Promise<number> {
   return db.transaction(async (tx) => {
@@ -34,13 +38,21 @@ export async function expireSubscriptions(db: Db, now: Date): Promise<number> {
           inArray(users.subscriptionPlan, [...PAID_PLANS]),
           gt(users.subscriptionEnd, now),
           lte(users.subscriptionEnd, addDays(now, REMINDER_DAYS_BEFORE)),
+          // Access goes on with the queued plan: its own end is reminded once it is current.
+          isNull(users.queuedPlan),
         ),
       );
     for (const user of endingSoon) if (user.end) await remindOnce(tx, user.id, user.end, "ending-soon");
 
     const lapsed = await tx
-      .update(users)
-      .set({ subscriptionStatus: "expired" })
+      .select({
+        id: users.id,
+        plan: users.subscriptionPlan,
+        end: users.subscriptionEnd,
+        queuedPlan: users.queuedPlan,
+        queuedEnd: users.queuedEnd,
+      })
+      .from(users)
       .where(
         and(
           eq(users.subscriptionStatus, "active"),
@@ -48,17 +60,41 @@ export async function expireSubscriptions(db: Db, now: Date): Promise<number> {
           lte(users.subscriptionEnd, now),
         ),
       )
-      .returning({ id: users.id, plan: users.subscriptionPlan, end: users.subscriptionEnd });
+      .for("update");
+    let ended = 0;
     for (const user of lapsed) {
+      const { queuedPlan, queuedEnd, end } = user;
+      const handOver = queuedPlan && queuedEnd && end && queuedEnd > end ? { plan: queuedPlan, start: end, end: queuedEnd } : null;
+      // The queued plan takes over from the old end (even when it too is over: the server was down).
+      const next = handOver
+        ? { subscriptionPlan: handOver.plan, subscriptionStart: handOver.start, subscriptionEnd: handOver.end, queuedPlan: null, queuedEnd: null }
+        : { queuedPlan: null, queuedEnd: null };
+      const continues = handOver !== null && handOver.end > now;
+      await tx
+        .update(users)
+        .set({ ...next, subscriptionStatus: continues ? "active" : "expired" })
+        .where(eq(users.id, user.id));
+      if (handOver) {
+        await tx.insert(auditLog).values({
+          actorId: null,
+          subjectUserId: user.id,
+          action: "subscription.continued",
+          reason: "the paid month ended; the paid time queued after it runs now",
+          changes: { from: { plan: user.plan, end }, to: { plan: handOver.plan, end: handOver.end } },
+        });
+      }
+      if (continues) continue;
+      const last = handOver ?? { plan: user.plan, end };
       await tx.insert(auditLog).values({
         actorId: null,
         subjectUserId: user.id,
         action: "subscription.expired",
         reason: "the paid month ended",
-        changes: { plan: user.plan, end: user.end },
+        changes: { plan: last.plan, end: last.end },
       });
-      if (user.end) await remindOnce(tx, user.id, user.end, "expired");
+      if (last.end) await remindOnce(tx, user.id, last.end, "expired");
+      ended++;
     }
-    return lapsed.length;
+    return ended;
   });
 }

@@ -1,11 +1,16 @@
-import type { FastifyPluginAsync, FastifyRequest } from "fastify";
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from "fastify";
 import type { FastifyPluginAsyncZod, ZodTypeProvider } from "fastify-type-provider-zod";
 import * as z from "zod/mini";
+import { paymentParamsSchema, refundRequestSchema, refundResponseSchema } from "../../../shared/contracts/admin.ts";
 import {
   BILLING_MESSAGES,
   checkoutSchema,
   eligibilitySchema,
+  historyQuerySchema,
+  paymentHistorySchema,
   pricesResponseSchema,
+  receiptParamsSchema,
+  receiptSchema,
   subscriptionRequestSchema,
   subscriptionSchema,
   verifyResponseSchema,
@@ -13,12 +18,14 @@ import {
   waitlistCheckoutRequestSchema,
   waitlistStatusSchema,
 } from "../../../shared/contracts/billing.ts";
-import { requireUser, signedInUser } from "../../auth/session.ts";
-import { isValidWebhookSignature, webhookEventSchema } from "../../integrations/paystack.ts";
+import { requireAdmin, requireUser, signedInUser } from "../../auth/session.ts";
+import { isValidWebhookSignature, refundWebhookEventSchema, webhookEventSchema } from "../../integrations/paystack.ts";
 import { sendError } from "../../plugins/errors.ts";
 import { startCheckout } from "./billing-checkout.ts";
 import { creditPayment, verifyAndCredit, type CreditResult } from "./billing-crediting.ts";
+import { paymentHistory, paymentReceipt } from "./billing-history.ts";
 import { getPrices } from "./billing-pricing.ts";
+import { handleRefundEvent, refundPayment } from "./billing-refunds.ts";
 import { getWaitlistStatus } from "./billing-waitlist.ts";
 import { eligibilityFor, getSubscription, type BillingDeps } from "./billing.service.ts";
 
@@ -44,6 +51,11 @@ const paymentRateLimit = { rateLimit: { max: 20, timeWindow: "1 minute" } };
 // plans' eligibility): 60 a minute leaves room for a learner clicking about.
 const subscriptionRateLimit = { rateLimit: { max: 60, timeWindow: "1 minute" } };
 
+/** A learner's or an admin's answers are theirs alone: never kept by a cache. */
+async function noStore(_request: FastifyRequest, reply: FastifyReply) {
+  reply.header("cache-control", "no-store");
+}
+
 export function billingRoutes(deps: BillingDeps): FastifyPluginAsyncZod {
   // The service logs with the request's logger: its lines carry the request id (docs/operations.md).
   const withLog = (request: FastifyRequest): BillingDeps => ({ ...deps, log: request.log });
@@ -55,9 +67,7 @@ export function billingRoutes(deps: BillingDeps): FastifyPluginAsyncZod {
     await app.register(async (scope) => {
       const learner = scope.withTypeProvider<ZodTypeProvider>();
       learner.addHook("onRequest", requireUser);
-      learner.addHook("onSend", async (_request, reply) => {
-        reply.header("cache-control", "no-store");
-      });
+      learner.addHook("onSend", noStore);
 
       learner.post(
         "/api/subscription-management",
@@ -116,6 +126,46 @@ export function billingRoutes(deps: BillingDeps): FastifyPluginAsyncZod {
         { schema: { body: waitlistCheckoutRequestSchema, response: { 200: checkoutSchema } }, config: paymentRateLimit },
         async (request) => startCheckout(withLog(request), signedInUser(request), { kind: "waitlist", plan: request.body.plan }, new Date()),
       );
+
+      // The learner's own payments and receipts (docs/product.md, "Subscription page").
+      learner.get(
+        "/api/payments",
+        { schema: { querystring: historyQuerySchema, response: { 200: paymentHistorySchema } } },
+        async (request) => paymentHistory(app.db, signedInUser(request), request.query.page),
+      );
+
+      learner.get(
+        "/api/payments/:reference",
+        { schema: { params: receiptParamsSchema, response: { 200: receiptSchema } } },
+        async (request) => paymentReceipt(app.db, signedInUser(request), request.params.reference),
+      );
+    });
+
+    // An administrator's refund (docs/subscriptions.md, "Refunds"). Under /api/admin, behind the
+    // same admin guard as the console's other routes, but here: it is billing's to move money.
+    await app.register(async (scope) => {
+      const admin = scope.withTypeProvider<ZodTypeProvider>();
+      admin.addHook("onRequest", requireAdmin);
+      admin.addHook("onSend", noStore);
+      admin.post(
+        "/api/admin/payments/:id/refund",
+        {
+          schema: { params: paymentParamsSchema, body: refundRequestSchema, response: { 200: refundResponseSchema } },
+          config: paymentRateLimit,
+        },
+        async (request) => {
+          const { payment, refund } = await refundPayment(
+            withLog(request),
+            { paymentId: request.params.id, ...request.body, actorId: signedInUser(request).id },
+            new Date(),
+          );
+          app.jobs.runDue().catch((error: unknown) => request.log.error({ err: error }, "jobs"));
+          return {
+            payment: { id: payment.id, amountMinor: payment.amountMinor, refundedMinor: payment.refundedMinor, status: payment.status },
+            refund: { id: refund.id, amountMinor: refund.amountMinor, status: refund.status },
+          };
+        },
+      );
     });
 
     await app.register(paystackWebhook(deps));
@@ -124,7 +174,8 @@ export function billingRoutes(deps: BillingDeps): FastifyPluginAsyncZod {
 
 /**
  * POST /api/paystack/webhook: the signature is checked on the raw bytes before anything is
- * parsed; charge.success goes through the same crediting as a verify call. Paystack retries
+ * parsed; charge.success goes through the same crediting as a verify call, and the refund events
+ * through billing-refunds.ts. Paystack retries
  * until it gets a 2xx, and repeats are harmless (the reference is credited once).
  */
 function paystackWebhook(deps: BillingDeps): FastifyPluginAsync {
@@ -146,6 +197,12 @@ function paystackWebhook(deps: BillingDeps): FastifyPluginAsync {
         json = JSON.parse(raw.toString("utf8"));
       } catch {
         return sendError(reply, 400, "VALIDATION", "The request body is not valid JSON.");
+      }
+      const refund = refundWebhookEventSchema.safeParse(json);
+      if (refund.success) {
+        const outcome = await handleRefundEvent(deps, refund.data, new Date());
+        if (outcome === "counted") app.jobs.runDue().catch((error: unknown) => request.log.error({ err: error }, "jobs"));
+        return reply.code(200).send({ received: true });
       }
       const event = webhookEventSchema.safeParse(json);
       if (!event.success || event.data.event !== "charge.success") return reply.code(200).send({ received: true });

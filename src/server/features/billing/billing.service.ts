@@ -6,7 +6,7 @@ import { eq } from "drizzle-orm";
 import type { FastifyBaseLogger } from "fastify";
 import { checkEligibility, remainingDays, type Eligibility } from "../../../shared/billing.ts";
 import type { Subscription } from "../../../shared/contracts/billing.ts";
-import { PLAN_LABELS, type PaidPlan } from "../../../shared/plans.ts";
+import { paidTime, PLAN_LABELS, type PaidPlan } from "../../../shared/plans.ts";
 import type { CurrentUser } from "../../auth/session.ts";
 import type { Db } from "../../db/client.ts";
 import { config } from "../../db/schema.ts";
@@ -19,24 +19,32 @@ export type BillingDeps = {
   env: Env;
   log: FastifyBaseLogger;
   paystack: PaystackClient | null;
-  metrics: Pick<Metrics, "paymentCredited" | "exchangeRateFetchFailed">;
+  metrics: Pick<Metrics, "paymentCredited" | "exchangeRateFetchFailed" | "exchangeRateRefused">;
 };
 
 export type Kind = "subscription" | "waitlist";
 
 export function eligibilityFor(user: CurrentUser, target: PaidPlan | null, now: Date): Eligibility {
-  return checkEligibility({ plan: user.plan, subscriptionEnd: user.subscriptionEnd }, target, now);
+  // The running period's end: the queued plan's once the stored period is over.
+  const end = paidTime(user, now).current?.end ?? user.subscriptionEnd;
+  return checkEligibility({ plan: user.plan, subscriptionEnd: end }, target, now);
 }
 
 export async function getSubscription(db: Db, user: CurrentUser, now: Date): Promise<Subscription> {
   const [lock] = await db.select().from(config).where(eq(config.key, "subscription"));
   const locked = typeof lock?.value === "object" && lock.value !== null && "locked" in lock.value && lock.value.locked === true;
   const paid = user.plan === "intermediate" || user.plan === "advanced";
+  const { current, queued } = paidTime(user, now);
   return {
     status: paid ? "active" : user.subscriptionStatus === "active" ? "expired" : user.subscriptionStatus,
     plan: { name: user.plan, label: PLAN_LABELS[user.plan] },
-    currentPeriodEnd: paid && user.subscriptionEnd ? user.subscriptionEnd.toISOString() : null,
-    remainingDays: paid && user.subscriptionEnd ? remainingDays(user.subscriptionEnd, now) : null,
+    currentPeriodEnd: current ? current.end.toISOString() : null,
+    remainingDays: current ? remainingDays(current.end, now) : null,
+    queued: queued && {
+      plan: { name: queued.plan, label: PLAN_LABELS[queued.plan] },
+      startsAt: queued.start.toISOString(),
+      endsAt: queued.end.toISOString(),
+    },
     locked,
   };
 }

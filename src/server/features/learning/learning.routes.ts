@@ -10,7 +10,7 @@ import {
   watchedResponseSchema,
 } from "../../../shared/contracts/learning.ts";
 import { requireUser, signedInUser } from "../../auth/session.ts";
-import { answerQuestion, getTrack, markWatched, progressSummary } from "./learning.service.ts";
+import { answerQuestion, getTrack, markWatched, progressSummary, TooManyAnswers } from "./learning.service.ts";
 
 export const learningRoutes: FastifyPluginAsyncZod = async (app) => {
   app.addHook("onRequest", requireUser);
@@ -47,10 +47,16 @@ export const learningRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       schema: { params: trackParamsSchema, body: quizAnswerRequestSchema, response: { 200: quizAnswerResponseSchema } },
     },
-    async (request) => {
+    async (request, reply) => {
       const catalog = await app.catalog.read();
-      const correct = await answerQuestion(app.db, catalog, signedInUser(request), request.params.track, request.body);
-      return { correct, message: correct ? LEARNING_MESSAGES.correct : LEARNING_MESSAGES.incorrect };
+      try {
+        const learner = signedInUser(request);
+        const correct = await answerQuestion(app.db, catalog, learner, request.params.track, request.body, new Date());
+        return { correct, message: correct ? LEARNING_MESSAGES.correct : LEARNING_MESSAGES.incorrect };
+      } catch (error) {
+        if (error instanceof TooManyAnswers) reply.header("retry-after", String(error.retryAfterSeconds));
+        throw error;
+      }
     },
   );
 };

@@ -1,14 +1,15 @@
 // Studying a track: what an entitled learner may see, marking videos watched and answering the
 // quiz. Every check is made here on the server from the user's effective plan; the progress
 // entries themselves are written in progress.ts.
-import { and, desc, eq } from "drizzle-orm";
-import { LEARNING_MESSAGES, type TrackDetail } from "../../../shared/contracts/learning.ts";
+import { and, desc, eq, inArray } from "drizzle-orm";
+import { LEARNING_MESSAGES, QUIZ_ANSWER_LIMIT, type TrackDetail } from "../../../shared/contracts/learning.ts";
 import { isQuizUnlocked } from "../../../shared/learning.ts";
 import { canOpenTrack, isTrack, type Plan, type Track } from "../../../shared/plans.ts";
 import type { Db } from "../../db/client.ts";
 import { quizAttempts, userProgress } from "../../db/schema.ts";
 import type { Catalog, CatalogTrack } from "../catalog/catalog.service.ts";
 import { HttpError } from "../../plugins/errors.ts";
+import { countRequest } from "../../plugins/rate-limit-store.ts";
 import { optionLetter } from "../../../shared/quiz-option.ts";
 import { recordWatched, watchedModuleIds } from "./progress.ts";
 
@@ -93,13 +94,51 @@ export async function markWatched(
   return watchedModuleIds(data, track.modules.map((m) => m.id));
 }
 
-/** Checks a chosen option on the server and records the attempt. */
+/** An answer past the limit: 429, with the seconds until the learner may answer again. */
+export class TooManyAnswers extends HttpError {
+  constructor(readonly retryAfterSeconds: number) {
+    super(429, "TOO_MANY_ANSWERS", LEARNING_MESSAGES.tooManyAnswers(retryAfterSeconds));
+  }
+}
+
+type Attempt = typeof quizAttempts.$inferInsert;
+
+/**
+ * Stores an attempt within the limit (QUIZ_ANSWER_LIMIT), in one transaction: the count (one
+ * atomic upsert in rate_limits, whose row lock holds a concurrent answer to the same question back
+ * until this one commits, on any instance), the new row, and the removal of the rows past the
+ * latest `kept`. A refused answer rolls back and so does not count.
+ */
+async function recordAttempt(db: Db, attempt: Attempt, now: Date): Promise<void> {
+  const { perWindow, windowSeconds, kept } = QUIZ_ANSWER_LIMIT;
+  await db.transaction(async (tx) => {
+    const key = `quiz-answer:${attempt.userId}:${attempt.programId}:${attempt.questionIndex}`;
+    const counted = await countRequest(tx, key, windowSeconds * 1000, now.getTime());
+    if (counted.current > perWindow) throw new TooManyAnswers(Math.max(1, Math.ceil(counted.ttl / 1000)));
+    await tx.insert(quizAttempts).values(attempt);
+    const sameQuestion = and(
+      eq(quizAttempts.userId, attempt.userId),
+      eq(quizAttempts.programId, attempt.programId),
+      eq(quizAttempts.questionIndex, attempt.questionIndex),
+    );
+    const older = tx
+      .select({ id: quizAttempts.id })
+      .from(quizAttempts)
+      .where(sameQuestion)
+      .orderBy(desc(quizAttempts.createdAt), desc(quizAttempts.id))
+      .offset(kept);
+    await tx.delete(quizAttempts).where(and(sameQuestion, inArray(quizAttempts.id, older)));
+  });
+}
+
+/** Checks a chosen option on the server and records the attempt, within the limit per question. */
 export async function answerQuestion(
   db: Db,
   catalog: Catalog,
   learner: Learner,
   trackId: string,
   input: { questionIndex: number; option: string },
+  now: Date,
 ): Promise<boolean> {
   const track = openTrack(catalog, learner, trackId);
   const quiz = trackQuiz(track);
@@ -114,13 +153,8 @@ export async function answerQuestion(
     throw new HttpError(404, "QUESTION_NOT_FOUND", LEARNING_MESSAGES.questionNotFound);
   }
   const correct = question.answer.trim().toUpperCase() === input.option;
-  await db.insert(quizAttempts).values({
-    userId: learner.id,
-    programId: track.program.id,
-    questionIndex: input.questionIndex,
-    option: input.option,
-    correct,
-  });
+  const attempt = { userId: learner.id, programId: track.program.id, questionIndex: input.questionIndex, option: input.option, correct };
+  await recordAttempt(db, attempt, now);
   return correct;
 }
 

@@ -9,14 +9,18 @@ import {
   messageListSchema,
   okSchema,
   paymentListSchema,
+  refundResponseSchema,
   userListSchema,
   userProgressSchema,
   userResponseSchema,
   waitlistListSchema,
+  type AdminPayment,
   type AdminUser,
   type setProgressRequestSchema,
   type UserSort,
 } from "../../../shared/contracts/admin.ts";
+import { formatCedis } from "../../../shared/billing.ts";
+import type { PaymentStatus } from "../../../shared/contracts/billing.ts";
 import type { Plan } from "../../../shared/plans.ts";
 import type * as z from "zod/mini";
 import { apiRequest, ApiRequestError } from "../../lib/api.ts";
@@ -57,10 +61,38 @@ export function useAdminWaitlist(page: number) {
   });
 }
 
-export function useAdminPayments(page: number) {
+export type PaymentsFilter = {
+  page: number;
+  /** One status, or every one (""). */
+  status: PaymentStatus | "";
+  /** Days on the admin's own calendar (YYYY-MM-DD), both included; "" for no bound. */
+  from: string;
+  to: string;
+};
+
+/** The instant a day starts on the admin's calendar, or null for a day that is not a date. */
+function startOfLocalDay(day: string, plusDays = 0): Date | null {
+  const start = new Date(`${day}T00:00:00`);
+  if (Number.isNaN(start.getTime())) return null;
+  start.setDate(start.getDate() + plusDays);
+  return start;
+}
+
+/** The server's query for a filter: the days become instants, from the first's start to the end of the last. */
+export function paymentsQuery(filter: PaymentsFilter): URLSearchParams {
+  const params = new URLSearchParams({ page: String(filter.page) });
+  if (filter.status) params.set("status", filter.status);
+  const from = filter.from ? startOfLocalDay(filter.from) : null;
+  const to = filter.to ? startOfLocalDay(filter.to, 1) : null;
+  if (from) params.set("from", from.toISOString());
+  if (to) params.set("to", to.toISOString());
+  return params;
+}
+
+export function useAdminPayments(filter: PaymentsFilter) {
   return useQuery({
-    queryKey: [...ADMIN_KEY, "payments", { page }],
-    queryFn: () => apiRequest(`/api/admin/payments?${new URLSearchParams({ page: String(page) })}`, paymentListSchema),
+    queryKey: [...ADMIN_KEY, "payments", filter],
+    queryFn: () => apiRequest(`/api/admin/payments?${paymentsQuery(filter)}`, paymentListSchema),
     placeholderData: keepPreviousData,
   });
 }
@@ -128,6 +160,37 @@ export function useAdmitUser() {
   });
 }
 
+/** Who a payment's learner is, as the refund dialog and its toast name them. */
+export function learnerOf(payment: Pick<AdminPayment, "userName" | "userEmail">): string {
+  return payment.userName ? `${payment.userName} (${payment.userEmail})` : payment.userEmail;
+}
+
+/**
+ * A refund through Paystack (docs/subscriptions.md, "Refunds"). The dialog shows the server's
+ * refusal; the toast says what was refunded.
+ */
+export function useRefundPayment() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ payment, amountMinor, reason }: { payment: AdminPayment; amountMinor: number; reason: string }) =>
+      apiRequest(`/api/admin/payments/${encodeURIComponent(payment.id)}/refund`, refundResponseSchema, {
+        method: "POST",
+        body: { amountMinor, ...(reason ? { reason } : {}) },
+      }),
+    onSuccess: ({ refund }, { payment }) => notify.success(ADMIN_MESSAGES.refunded(formatCedis(refund.amountMinor), learnerOf(payment))),
+    onSettled: () => refreshAdmin(queryClient),
+  });
+}
+
+/**
+ * The server's words for a refused refund: every refusal it explains (4xx but the 400 of a
+ * malformed request, and a Paystack that did not answer), else the spec's message.
+ */
+export function refundRefusal(error: unknown): string {
+  if (error instanceof ApiRequestError && (error.status === 502 || error.status === 503)) return error.message;
+  return refusalMessage(error, ADMIN_MESSAGES.refundFailed);
+}
+
 /** The Fix tool: every user without a plan gets legacyFree; the toast says how many. */
 export function useFixMissingPlans() {
   const queryClient = useQueryClient();
@@ -177,9 +240,5 @@ export function formatLocalDateTime(iso: string | null): string {
   return iso ? new Date(iso).toLocaleString(undefined, { dateStyle: "medium", timeStyle: "short" }) : "N/A";
 }
 
-const cediNumber = new Intl.NumberFormat("en-US", { minimumFractionDigits: 2, maximumFractionDigits: 2 });
-
 /** Minor units (pesewas) as cedis with two decimals (docs/data.md, "Money"): 54000 -> "₵540.00". */
-export function formatCedis(amountMinor: number): string {
-  return `₵${cediNumber.format(amountMinor / 100)}`;
-}
+export { formatCedis };

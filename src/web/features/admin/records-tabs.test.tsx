@@ -58,16 +58,18 @@ function rowWith(text: string) {
 const page = { page: 1, pageSize: 20, total: 2 };
 
 describe("Payments tab", () => {
-  it("shows amounts in cedis with two decimals and success green, anything else red", async () => {
+  it("shows amounts in cedis with two decimals, success green and an abandoned checkout neutral", async () => {
     answers["GET /api/admin/payments"] = {
       ...page,
       payments: [
         {
           id: "p1",
           userEmail: "ama@example.com",
+          userName: "Ama Mensah",
           kind: "subscription",
           plan: "advanced",
           amountMinor: 54000,
+          refundedMinor: 0,
           currency: "GHS",
           status: "success",
           reference: "LTF-ADVANCED-1754300000000",
@@ -76,9 +78,11 @@ describe("Payments tab", () => {
         {
           id: "p2",
           userEmail: "yaw@example.com",
+          userName: "",
           kind: "waitlist",
           plan: "intermediate",
           amountMinor: 123456,
+          refundedMinor: 0,
           currency: "GHS",
           status: "abandoned",
           reference: "LTF-WAITLIST-INTERMEDIATE-1754300000001",
@@ -91,10 +95,11 @@ describe("Payments tab", () => {
     await screen.findByText("LTF-ADVANCED-1754300000000");
     const first = rowWith("LTF-ADVANCED-1754300000000");
     expect(first.getByText("₵540.00")).toBeTruthy();
-    expect(first.getByText("success").className).toContain("badge-success");
+    expect(first.getByText("Success").className).toContain("badge-success");
     const second = rowWith("LTF-WAITLIST-INTERMEDIATE-1754300000001");
     expect(second.getByText("₵1,234.56")).toBeTruthy();
-    expect(second.getByText("abandoned").className).toContain("badge-failed");
+    expect(second.getByText("Abandoned").className).toContain("badge-neutral");
+    expect(second.getByText("Abandoned").className).not.toContain("badge-failed");
     expect(screen.getByText("Page 1 of 1")).toBeTruthy();
   });
 

@@ -1,11 +1,13 @@
 // Prices, the signed-in user's subscription and waitlist place, and the calls around a checkout.
 // The server prices and credits everything; the browser only asks and shows the answers.
-import { queryOptions, useQuery, useQueryClient } from "@tanstack/react-query";
+import { keepPreviousData, queryOptions, useQuery, useQueryClient } from "@tanstack/react-query";
 import type * as z from "zod/mini";
 import {
   checkoutSchema,
   eligibilitySchema,
+  paymentHistorySchema,
   pricesResponseSchema,
+  receiptSchema,
   subscriptionSchema,
   verifyResponseSchema,
   waitlistStatusSchema,
@@ -102,4 +104,22 @@ export function usePaymentCredited() {
       queryClient.invalidateQueries({ queryKey: meQuery.queryKey }),
       queryClient.invalidateQueries({ queryKey: USER_BILLING_KEY }),
     ]);
+}
+
+/** The learner's payments, a page at a time (the server pages them); the page on screen stays while the next loads. */
+export function usePaymentHistory(page: number) {
+  return useQuery({
+    queryKey: [...USER_BILLING_KEY, "payments", { page }],
+    queryFn: () => apiRequest(`/api/payments?${new URLSearchParams({ page: String(page) })}`, paymentHistorySchema),
+    placeholderData: keepPreviousData,
+  });
+}
+
+/** The receipt of one of the learner's paid payments; a 404 is an answer, not worth asking again. */
+export function useReceipt(reference: string) {
+  return useQuery({
+    queryKey: [...USER_BILLING_KEY, "receipt", reference],
+    queryFn: () => apiRequest(`/api/payments/${encodeURIComponent(reference)}`, receiptSchema),
+    retry: false,
+  });
 }

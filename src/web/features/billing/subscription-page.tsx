@@ -15,6 +15,7 @@ import {
   useSubscription,
   verifySubscriptionPayment,
 } from "./billing-api.ts";
+import { PaymentHistory } from "./payment-history.tsx";
 import { usePaystackCheckout, usePaystackScript } from "./paystack-checkout.ts";
 import {
   formatDate,
@@ -120,6 +121,7 @@ export function SubscriptionPage() {
           {/* Below the plans: it is known only once the prices are in, and above them it would
               push them down when it appears. */}
           <TestModeNote testMode={prices.data?.payments.testMode} />
+          <PaymentHistory />
         </>
       )}
     </section>
@@ -174,7 +176,18 @@ function StatusCard({ subscription }: { subscription: Subscription }) {
           </div>
         )}
       </dl>
+      <QueuedTime queued={subscription.queued} />
     </section>
+  );
+}
+
+/** Paid time of a lower plan queued after this period (docs/subscriptions.md, "Paid time is never lost"). */
+function QueuedTime({ queued }: { queued: Subscription["queued"] }) {
+  if (!queued) return null;
+  return (
+    <p className="subscription-queued">
+      Then {queued.plan.label} until <time dateTime={queued.endsAt}>{formatDate(queued.endsAt)}</time>
+    </p>
   );
 }
 

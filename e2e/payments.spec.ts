@@ -1,0 +1,173 @@
+// Money a person can see: a learner's payment history and receipts on /subscription, and an
+// administrator's refund from the console's Payments tab (docs/product.md; docs/subscriptions.md,
+// "Refunds"). Screens are photographed to test-results/screens/ at 360 px and 1280 px for a look.
+import { expect, test, type APIRequestContext, type BrowserContext, type Page } from "@playwright/test";
+import { mailFor, signedInAccount, uniqueEmail } from "./support/accounts.ts";
+import { expectNoAxeViolations } from "./support/axe.ts";
+import { setPlanWithCli } from "./support/operator.ts";
+
+const WIDTHS = [360, 1280] as const;
+// The development server's simulator key (src/server/env.ts): it authorizes the test controls.
+const SIMULATOR_KEY = "sk_test_simulator_secret_key";
+
+function checkout(page: Page) {
+  return page.frameLocator('iframe[title="Paystack checkout (test mode)"]');
+}
+
+function planCard(page: Page, title: string) {
+  return page.locator(".card").filter({ has: page.getByRole("heading", { name: title, exact: true }) });
+}
+
+/** Upgrades the signed-in learner on `page` to Intermediate through the checkout, as a person does. */
+async function payForIntermediate(page: Page) {
+  await page.goto("/subscription");
+  await planCard(page, "Intermediate").getByRole("button", { name: "Upgrade" }).click();
+  await checkout(page).getByRole("button", { name: "Pay" }).click();
+  await expect(page).toHaveURL("/program");
+}
+
+async function screens(page: Page, name: string) {
+  // From the top: a full-page shot of a scrolled page paints the sticky header mid-page.
+  await page.evaluate(() => window.scrollTo(0, 0));
+  for (const width of WIDTHS) {
+    await page.setViewportSize({ width, height: 900 });
+    await page.screenshot({ path: `test-results/screens/${name}-${width}.png`, fullPage: true });
+  }
+  await page.setViewportSize({ width: 1280, height: 720 });
+}
+
+async function refuseRefunds(request: APIRequestContext, refuse: string | null) {
+  const answer = await request.post("/dev/fakes/paystack/simulate/refunds", {
+    headers: { authorization: `Bearer ${SIMULATOR_KEY}` },
+    data: { refuse },
+  });
+  expect(answer.ok()).toBe(true);
+}
+
+async function signedInAdmin(context: BrowserContext, request: APIRequestContext, email: string) {
+  await signedInAccount(context, request, { email, name: "Kofi Admin" });
+  await setPlanWithCli(email, "admin");
+}
+
+test("a learner sees their payments on /subscription and opens a printable receipt", async ({ page, context, browser, request }, testInfo) => {
+  const email = uniqueEmail(testInfo);
+  await signedInAccount(context, request, { email, name: "Ama Mensah" });
+  await payForIntermediate(page);
+
+  await page.goto("/subscription");
+  const history = page.getByRole("region", { name: "Payment history" });
+  await expect(history.getByRole("heading", { name: "Payment history" })).toBeVisible();
+  const row = history.getByRole("row").filter({ hasText: "1 month of the Intermediate plan" });
+  await expect(row).toContainText("GH₵ 541.00");
+  await expect(row).toContainText("Paid");
+  await expect(row).toContainText(/LTF-INTERMEDIATE-\d+/);
+  await expectNoAxeViolations(page, "/subscription with a payment in the history");
+  await screens(page, "payment-history");
+  await page.setViewportSize({ width: 360, height: 900 });
+  await history.screenshot({ path: "test-results/screens/payment-history-section-360.png" });
+  await page.setViewportSize({ width: 1280, height: 720 });
+
+  // The receipt link is reachable by keyboard and shows where the focus is.
+  const receiptLink = row.getByRole("link", { name: /^Receipt for LTF-INTERMEDIATE-\d+$/ });
+  await receiptLink.focus();
+  await expect(receiptLink).toBeFocused();
+  await page.keyboard.press("Enter");
+  await expect(page).toHaveURL(/\/subscription\/receipts\/LTF-INTERMEDIATE-\d+$/);
+  const receipt = page.getByRole("article", { name: "Payment receipt" });
+  await expect(receipt.getByRole("heading", { level: 1, name: "Payment receipt" })).toBeVisible();
+  await expect(receipt).toContainText("Ama Mensah");
+  await expect(receipt).toContainText(email);
+  await expect(receipt).toContainText("1 month of the Intermediate plan");
+  await expect(receipt).toContainText("US$ 35.00 at 15.45 cedis per dollar");
+  await expect(receipt.getByRole("row", { name: /Total paid/ })).toContainText("GH₵ 541.00");
+  await expect(page.getByRole("button", { name: "Print receipt" })).toBeVisible();
+  await expectNoAxeViolations(page, "a receipt");
+  await screens(page, "receipt");
+
+  // On paper: the receipt alone.
+  await page.emulateMedia({ media: "print" });
+  await expect(page.locator(".site-header")).toBeHidden();
+  await expect(page.getByRole("button", { name: "Print receipt" })).toBeHidden();
+  await expect(receipt).toBeVisible();
+  await page.screenshot({ path: "test-results/screens/receipt-print.png", fullPage: true });
+  await page.emulateMedia({ media: "screen" });
+
+  // Another learner cannot open it.
+  const receiptUrl = page.url();
+  const stranger = await browser.newContext();
+  await signedInAccount(stranger, stranger.request, { email: uniqueEmail(`stranger ${testInfo.title}`) });
+  const strangerPage = await stranger.newPage();
+  await strangerPage.goto(receiptUrl);
+  await expect(strangerPage.getByRole("alert")).toHaveText(
+    "Receipt not found. It may belong to another account, or the payment was not completed.",
+  );
+  await expect(strangerPage.getByText("Ama Mensah")).toHaveCount(0);
+  await stranger.close();
+});
+
+test("an admin refunds a payment from the Payments tab, after a confirmation naming the amount and the learner", async ({
+  page,
+  context,
+  browser,
+  request,
+}, testInfo) => {
+  test.slow(); // two people, a checkout, a refused refund and a refund
+  const learnerEmail = uniqueEmail(`learner ${testInfo.title}`);
+  const learner = await browser.newContext();
+  await signedInAccount(learner, learner.request, { email: learnerEmail, name: "Ama Mensah" });
+  const learnerPage = await learner.newPage();
+  await payForIntermediate(learnerPage);
+
+  await signedInAdmin(context, request, uniqueEmail(`admin ${testInfo.title}`));
+  await page.goto("/admin?tab=payments");
+  await page.getByLabel("Status").selectOption("success");
+  await expect(page).toHaveURL(/status=success/);
+  const row = page.getByRole("row").filter({ hasText: learnerEmail });
+  await expect(row.getByText("Success", { exact: true })).toBeVisible();
+  await screens(page, "admin-payments");
+
+  // Paystack refuses first (the simulator's control): the dialog says so, and nothing changes.
+  await refuseRefunds(request, "Refunds are paused on this account.");
+  try {
+    await row.getByRole("button", { name: /^Refund LTF-INTERMEDIATE-/ }).click();
+    const dialog = page.getByRole("dialog", { name: "Refund payment" });
+    await expect(dialog).toContainText(`Refund ₵541.00 (GHS) to Ama Mensah (${learnerEmail}) for payment LTF-INTERMEDIATE-`);
+    await expect(dialog.getByRole("button", { name: "Cancel" })).toBeFocused();
+    await dialog.getByRole("button", { name: "Refund ₵541.00" }).click();
+    await expect(dialog.getByRole("alert")).toHaveText("Paystack refused the refund: Refunds are paused on this account. Nothing was changed.");
+    await expectNoAxeViolations(page, "the refund dialog with Paystack's refusal");
+    await screens(page, "admin-refund-refused");
+    await dialog.getByRole("button", { name: "Cancel" }).click();
+  } finally {
+    await refuseRefunds(request, null);
+  }
+  await expect(row.getByText("Success", { exact: true })).toBeVisible();
+
+  // Then it goes through, by keyboard.
+  await row.getByRole("button", { name: /^Refund LTF-INTERMEDIATE-/ }).click();
+  const dialog = page.getByRole("dialog", { name: "Refund payment" });
+  await dialog.getByLabel("Reason (optional, for the audit log)").fill("Asked within 7 days");
+  await screens(page, "admin-refund-dialog");
+  await dialog.getByRole("button", { name: "Refund ₵541.00" }).focus();
+  await page.keyboard.press("Enter");
+  await expect(page.getByText(`Refunded ₵541.00 to Ama Mensah (${learnerEmail}).`, { exact: true })).toBeVisible();
+  await expect(dialog).toBeHidden();
+
+  // The filter on success no longer shows it; refunded does, with the amount.
+  await expect(row).toHaveCount(0);
+  await page.getByLabel("Status").selectOption("refunded");
+  await expect(row.getByText("Refunded", { exact: true })).toBeVisible();
+  await expect(row).toContainText("₵541.00 refunded");
+  await expect(row.getByRole("button", { name: /^Refund/ })).toHaveCount(0);
+  await screens(page, "admin-payments-refunded");
+
+  // The learner: the month is gone, the history says refunded, and the email came.
+  await learnerPage.goto("/subscription");
+  await expect(planCard(learnerPage, "Free").getByRole("button", { name: "Current Plan" })).toBeDisabled();
+  const history = learnerPage.getByRole("region", { name: "Payment history" });
+  await expect(history.getByRole("row").filter({ hasText: "1 month of the Intermediate plan" })).toContainText("Refunded");
+  await expect
+    .poll(async () => (await mailFor(request, learnerEmail)).some((mail) => mail.subject.startsWith("Your Trading Academy refund for")))
+    .toBe(true);
+  await learner.close();
+});

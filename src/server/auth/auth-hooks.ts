@@ -1,0 +1,88 @@
+// Our checks on the auth library's endpoints, run by the library itself before and after the
+// endpoint. `ctx.path` is the endpoint the library routed to, never the path a client spelled: a
+// request meets these checks whatever its spelling (`/api/auth/./sign-in/email` and the like,
+// docs/product.md, "Limits"), and so does a call through `auth.api`.
+import { createAuthMiddleware, isAPIError } from "better-auth/api";
+import { sql } from "drizzle-orm";
+import { AUTH_MESSAGES, LIMIT_MESSAGES } from "../../shared/contracts/accounts.ts";
+import type { Db } from "../db/client.ts";
+import { users } from "../db/schema.ts";
+import { verificationMailWait } from "./account-mail-limit.ts";
+import { limitRefusal, limitResponse, validationRefusal } from "./auth-errors.ts";
+import { claimSignUp } from "./auth-limits.ts";
+import {
+  claimPasswordCheck,
+  clearLoginFailures,
+  lockoutEmail,
+  recordLoginFailure,
+  releasePasswordCheck,
+} from "./login-lockout.ts";
+import { CLIENT_IP_HEADER } from "./web-headers.ts";
+
+const MAX_NAME_LENGTH = 100;
+
+/**
+ * The profile name is the only account field a user writes (docs/product.md, "Roles"). The library
+ * would also take its `image`, and any field declared to it later: anything but the name is
+ * refused. The name's rules are the registration form's: text, at most 100 characters.
+ */
+function checkProfileFields(body: unknown): void {
+  if (typeof body !== "object" || body === null) return;
+  if (Object.keys(body).some((key) => key !== "name")) throw validationRefusal(AUTH_MESSAGES.profileNameOnly);
+  const name: unknown = "name" in body ? body.name : undefined;
+  if (name !== undefined && (typeof name !== "string" || name.length > MAX_NAME_LENGTH)) {
+    throw validationRefusal(AUTH_MESSAGES.profileNameInvalid);
+  }
+}
+
+/** The account's id when this email has one (any case). */
+async function userIdByEmail(db: Db, email: string): Promise<string | null> {
+  const [user] = await db.select({ id: users.id }).from(users).where(sql`lower(${users.email}) = ${email}`);
+  return user?.id ?? null;
+}
+
+/**
+ * Signing in with an unverified email asks for a mail, and the library answers 403 ("we sent you a
+ * new link") whether or not it went out. Once a mail of this account was refused in the current
+ * window, the answer is 429 instead, saying so (docs/decisions/007-verification-mail-limit.md):
+ * the password was right, so it reveals nothing the 403 does not.
+ */
+async function verificationMailRefusal(db: Db, email: string, returned: unknown): Promise<Response | undefined> {
+  if (!isAPIError(returned) || returned.body?.code !== "EMAIL_NOT_VERIFIED") return;
+  const userId = await userIdByEmail(db, email);
+  const wait = userId ? await verificationMailWait(db, userId, Date.now()) : null;
+  return wait === null ? undefined : limitResponse(wait, LIMIT_MESSAGES.verificationEmails);
+}
+
+/** Settles the lockout's claim once the password was checked (or not). */
+async function settlePasswordCheck(db: Db, email: string, returned: unknown): Promise<void> {
+  if (!isAPIError(returned)) return clearLoginFailures(db, email);
+  // 401 is the library's answer to a wrong password (or an unknown email, which counts the same).
+  if (returned.statusCode === 401) return recordLoginFailure(db, email);
+  return releasePasswordCheck(db, email, Date.now());
+}
+
+export function authHooks(db: Db) {
+  return {
+    before: createAuthMiddleware(async (ctx) => {
+      if (ctx.path === "/sign-in/email") {
+        const email = lockoutEmail(ctx.body);
+        const wait = email ? await claimPasswordCheck(db, email, Date.now()) : null;
+        if (wait !== null) throw limitRefusal(wait, LIMIT_MESSAGES.lockedOut);
+      } else if (ctx.path === "/sign-up/email") {
+        const wait = await claimSignUp(db, ctx.headers?.get(CLIENT_IP_HEADER) ?? "unknown", Date.now());
+        if (wait !== null) throw limitRefusal(wait, LIMIT_MESSAGES.signUps);
+      } else if (ctx.path === "/update-user") {
+        checkProfileFields(ctx.body);
+      }
+    }),
+    after: createAuthMiddleware(async (ctx) => {
+      if (ctx.path !== "/sign-in/email") return;
+      const email = lockoutEmail(ctx.body);
+      if (!email) return;
+      const returned = ctx.context.returned;
+      await settlePasswordCheck(db, email, returned);
+      return verificationMailRefusal(db, email, returned);
+    }),
+  };
+}

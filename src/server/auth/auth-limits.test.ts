@@ -1,0 +1,56 @@
+// The limits' numbers and words (docs/product.md, "Limits").
+import { describe, expect, it } from "vitest";
+import { LIMIT_MESSAGES, waitText } from "../../shared/contracts/accounts.ts";
+import { ACCOUNT_ROUTE_LIMITS } from "../features/accounts/accounts.routes.ts";
+import { ACCOUNT_MAIL_WINDOW_MS } from "./account-mail-limit.ts";
+import { DEFAULT_LIBRARY_LIMIT, LIBRARY_LIMITS, libraryLimitMessage, SIGN_UPS_PER_ADDRESS } from "./auth-limits.ts";
+import { LOCKOUT_WINDOW_MS } from "./login-lockout.ts";
+
+describe("auth limits", () => {
+  it("the library's longest window outlasts every counter of ours in rate_limits, which it prunes by that window", () => {
+    const longestLibraryWindowMs = Math.max(DEFAULT_LIBRARY_LIMIT.window, ...Object.values(LIBRARY_LIMITS).map((rule) => rule.window)) * 1000;
+    const ours = [
+      LOCKOUT_WINDOW_MS,
+      ACCOUNT_MAIL_WINDOW_MS,
+      SIGN_UPS_PER_ADDRESS.windowMs,
+      ACCOUNT_ROUTE_LIMITS.register.timeWindow,
+      ACCOUNT_ROUTE_LIMITS.forgotPassword.timeWindow,
+    ];
+    expect(longestLibraryWindowMs).toBeGreaterThanOrEqual(Math.max(...ours));
+    // The retention job deletes counters whose window started an hour ago (docs/operations.md).
+    expect(Math.max(...ours)).toBeLessThanOrEqual(60 * 60_000);
+  });
+
+  it("a room of 40 fits every per-address allowance a sign-up and a first login use", () => {
+    expect(SIGN_UPS_PER_ADDRESS.max).toBeGreaterThanOrEqual(40);
+    expect(ACCOUNT_ROUTE_LIMITS.register.max).toBeGreaterThanOrEqual(40);
+    expect(LIBRARY_LIMITS["/sign-in/email"].max).toBeGreaterThanOrEqual(80);
+    expect(LIBRARY_LIMITS["/sign-in/social"].max).toBeGreaterThanOrEqual(40);
+    // ...and still no address creates accounts by the hundred.
+    expect(SIGN_UPS_PER_ADDRESS.max).toBeLessThan(100);
+  });
+
+  it("says what was limited: only password matters speak of passwords", () => {
+    const minutes = 4 * 60_000;
+    expect(libraryLimitMessage("/sign-in/email", minutes)).toBe("Too many sign-in attempts from your network. Please try again in 4 minutes.");
+    expect(libraryLimitMessage("/sign-in/social", minutes)).toBe(LIMIT_MESSAGES.signIns(minutes));
+    expect(libraryLimitMessage("/sign-up/email", minutes)).toBe("Too many sign-ups from your network. Please try again in 4 minutes.");
+    expect(libraryLimitMessage("/send-verification-email", minutes)).toBe(LIMIT_MESSAGES.verificationRequests(minutes));
+    expect(libraryLimitMessage("/reset-password", minutes)).toBe(LIMIT_MESSAGES.resetAttempts(minutes));
+    expect(libraryLimitMessage("/get-session", 30_000)).toBe("Too many requests from your network. Please try again in 30 seconds.");
+    for (const path of ["/sign-in/email", "/sign-in/social", "/sign-up/email", "/send-verification-email", "/get-session"]) {
+      expect(libraryLimitMessage(path, minutes), path).not.toMatch(/password/i);
+    }
+    expect(LIMIT_MESSAGES.lockedOut(minutes)).toMatch(/reset your password/);
+  });
+
+  it("puts the wait in whole seconds or minutes, rounded up", () => {
+    expect(waitText(0)).toBe("1 second");
+    expect(waitText(1_000)).toBe("1 second");
+    expect(waitText(1_001)).toBe("2 seconds");
+    expect(waitText(59_000)).toBe("59 seconds");
+    expect(waitText(60_000)).toBe("1 minute");
+    expect(waitText(61_000)).toBe("2 minutes");
+    expect(waitText(15 * 60_000)).toBe("15 minutes");
+  });
+});

@@ -1,0 +1,101 @@
+// addPaidMonth, the one rule of docs/subscriptions.md, "Paid time is never lost", case by case.
+import { describe, expect, it } from "vitest";
+import { addPaidMonth } from "./billing-crediting.ts";
+
+const at = (iso: string) => new Date(iso);
+const now = at("2027-01-20T12:00:00.000Z");
+const base = {
+  subscriptionPlan: "legacyFree" as const,
+  subscriptionStatus: "inactive" as const,
+  subscriptionStart: null,
+  subscriptionEnd: null,
+  queuedPlan: null,
+  queuedEnd: null,
+};
+
+describe("addPaidMonth", () => {
+  it("with nothing running, starts a month now", () => {
+    expect(addPaidMonth(base, "intermediate", now)).toEqual({
+      ...base,
+      subscriptionPlan: "intermediate",
+      subscriptionStatus: "active",
+      subscriptionStart: now,
+      subscriptionEnd: at("2027-02-20T12:00:00.000Z"),
+    });
+  });
+
+  it("the same plan: a month at its end, and the queued time moved by as much (a short month included)", () => {
+    const running = {
+      ...base,
+      subscriptionPlan: "advanced" as const,
+      subscriptionStatus: "active" as const,
+      subscriptionStart: at("2026-12-31T09:00:00.000Z"),
+      subscriptionEnd: at("2027-01-31T09:00:00.000Z"),
+      queuedPlan: "intermediate" as const,
+      queuedEnd: at("2027-02-10T09:00:00.000Z"),
+    };
+    const next = addPaidMonth(running, "advanced", now);
+    expect(next).toMatchObject({ subscriptionPlan: "advanced", subscriptionStart: running.subscriptionStart, queuedPlan: "intermediate" });
+    const end = next.subscriptionEnd;
+    if (!end || !next.queuedEnd) throw new Error("no period");
+    // January 31st plus a month is February's last day; the 10 queued days stay 10 days.
+    expect(end.toISOString()).toBe("2027-02-28T09:00:00.000Z");
+    expect(next.queuedEnd.getTime() - end.getTime()).toBe(10 * 24 * 3_600_000);
+  });
+
+  it("a lower plan: queued after the period, then a month more of it", () => {
+    const running = {
+      ...base,
+      subscriptionPlan: "advanced" as const,
+      subscriptionStatus: "active" as const,
+      subscriptionStart: at("2027-01-01T00:00:00.000Z"),
+      subscriptionEnd: at("2027-02-01T00:00:00.000Z"),
+    };
+    const once = addPaidMonth(running, "intermediate", now);
+    expect(once).toEqual({ ...running, queuedPlan: "intermediate", queuedEnd: at("2027-03-01T00:00:00.000Z") });
+    expect(addPaidMonth(once, "intermediate", now)).toEqual({ ...once, queuedEnd: at("2027-04-01T00:00:00.000Z") });
+  });
+
+  it("a higher plan: starts now, with the lower plan's unused time queued after it", () => {
+    const running = {
+      ...base,
+      subscriptionPlan: "intermediate" as const,
+      subscriptionStatus: "active" as const,
+      subscriptionStart: at("2027-01-10T00:00:00.000Z"),
+      subscriptionEnd: at("2027-02-10T00:00:00.000Z"),
+    };
+    expect(addPaidMonth(running, "advanced", now)).toEqual({
+      subscriptionPlan: "advanced",
+      subscriptionStatus: "active",
+      subscriptionStart: now,
+      subscriptionEnd: at("2027-02-20T12:00:00.000Z"),
+      queuedPlan: "intermediate",
+      // 20 days and 12 hours were left of Intermediate.
+      queuedEnd: at("2027-03-13T00:00:00.000Z"),
+    });
+  });
+
+  it("after the period ended but before the expiry job ran, the queued plan is what runs", () => {
+    const handedOver = {
+      ...base,
+      subscriptionPlan: "advanced" as const,
+      subscriptionStatus: "active" as const,
+      subscriptionStart: at("2026-12-20T00:00:00.000Z"),
+      subscriptionEnd: at("2027-01-20T00:00:00.000Z"),
+      queuedPlan: "intermediate" as const,
+      queuedEnd: at("2027-02-20T00:00:00.000Z"),
+    };
+    expect(addPaidMonth(handedOver, "intermediate", now)).toEqual({
+      ...base,
+      subscriptionPlan: "intermediate",
+      subscriptionStatus: "active",
+      subscriptionStart: at("2027-01-20T00:00:00.000Z"),
+      subscriptionEnd: at("2027-03-20T00:00:00.000Z"),
+    });
+  });
+
+  it("an administrator keeps the admin plan", () => {
+    const admin = { ...base, subscriptionPlan: "admin" as const };
+    expect(addPaidMonth(admin, "advanced", now)).toEqual(admin);
+  });
+});
