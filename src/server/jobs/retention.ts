@@ -21,9 +21,9 @@ export const RETENTION = {
    */
   failedJobsMs: 90 * DAY_MS,
   /**
-   * The longest limit window is the per-account mail limit's 15 minutes (route limits are 1 to 10
-   * minutes, the auth library's 1 minute); a counter past its window starts again from 1 at its
-   * next request, so deleting it changes nothing. An hour is that with a wide margin.
+   * The longest limit window is the new-accounts limit's hour (docs/product.md, "Limits"; the
+   * others are 1 to 15 minutes). A counter's row holds when its window started, so a row older
+   * than an hour belongs to a window that is over: deleting it changes nothing.
    */
   rateLimitMs: Math.max(HOUR_MS, 4 * ACCOUNT_MAIL_WINDOW_MS),
   /** The lockout counts 15 minutes of failures; a day leaves them to read after an attack. */

@@ -1,7 +1,7 @@
 // A @fastify/rate-limit store in the database, so that every app server counts the same
 // requests (an in-memory counter would let each of N servers allow the limit again).
 import { randomUUID } from "node:crypto";
-import { and, eq, gt, sql } from "drizzle-orm";
+import { sql } from "drizzle-orm";
 import type { RouteOptions } from "fastify";
 import type { Db } from "../db/client.ts";
 import { rateLimits } from "../db/schema.ts";
@@ -26,15 +26,6 @@ export async function countRequest(db: Db, key: string, windowMs: number, nowMs:
   const row = rows[0];
   if (!row) throw new Error("rate limit counter was not written");
   return { current: row.count, ttl: Math.max(0, row.windowStartedAt + windowMs - nowMs) };
-}
-
-/** Requests counted for `key` in its current window, without counting one more. */
-export async function requestsInWindow(db: Db, key: string, windowMs: number, nowMs: number): Promise<number> {
-  const [row] = await db
-    .select({ count: rateLimits.count })
-    .from(rateLimits)
-    .where(and(eq(rateLimits.key, key), gt(rateLimits.lastRequest, nowMs - windowMs)));
-  return row?.count ?? 0;
 }
 
 /** Builds the store class @fastify/rate-limit instantiates; each route gets its own key space. */
