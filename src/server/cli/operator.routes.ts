@@ -16,7 +16,7 @@ async function* chunksOf(blob: Blob, size = 1 << 20) {
  * The CLI's way in while this server holds the embedded database: its commands and backups. The
  * token is checked first, in constant time, before anything else of the request is read; only
  * then is the body parsed and checked, so a caller without the token learns nothing, not even the
- * shape of a command (issue 14).
+ * shape of a command (docs/operations.md).
  */
 export function operatorRoutes(
   token: string,

@@ -1,4 +1,4 @@
-// Cross-site requests (issue 14): a page on another origin, a sibling port or subdomain included,
+// Cross-site requests (docs/product.md, "Roles"): a page on another origin, a sibling port or subdomain included,
 // can make a signed-in browser send a POST without a body, which no content-type rule stops. So
 // every state-changing request must say it comes from the site itself: an `Origin` equal to
 // APP_URL's (scheme, host and port), or the browser's own `Sec-Fetch-Site: same-origin`. Routes

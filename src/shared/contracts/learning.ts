@@ -2,7 +2,7 @@ import * as z from "zod/mini";
 import { TRACKS } from "../plans.ts";
 
 /**
- * Quiz answers per learner and question (issue 14): at most `perWindow` in a window of
+ * Quiz answers per learner and question (docs/product.md, "Timings and limits"): at most `perWindow` in a window of
  * `windowSeconds`, and only the latest `kept` attempts are stored (docs/product.md, "Track page").
  */
 export const QUIZ_ANSWER_LIMIT = { perWindow: 5, windowSeconds: 60, kept: 20 } as const;
