@@ -56,11 +56,14 @@ export function createJobRunner(options: {
   async function claimNext() {
     return db.transaction(async (tx) => {
       const staleBefore = new Date(now().getTime() - STALE_LOCK_MS);
+      // A job enqueued with the database's clock (microseconds) in the runner's current
+      // millisecond is due: the runner's "now" stands for that whole millisecond.
+      const dueBefore = new Date(now().getTime() + 1);
       const [job] = await tx
         .select()
         .from(jobs)
         .where(
-          sql`(${jobs.status} = 'pending' and ${jobs.runAt} <= ${now()})
+          sql`(${jobs.status} = 'pending' and ${jobs.runAt} < ${dueBefore})
             or (${jobs.status} = 'running' and ${jobs.lockedAt} < ${staleBefore})`,
         )
         .orderBy(jobs.runAt)
