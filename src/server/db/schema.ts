@@ -32,6 +32,7 @@ export const paymentStatusEnum = pgEnum("payment_status", [
   "reversed",
   "refunded",
 ]);
+export const mentorshipStatusEnum = pgEnum("mentorship_status", ["requested", "confirmed", "declined", "cancelled"]);
 export const refundStatusEnum = pgEnum("refund_status", ["pending", "processed", "failed"]);
 export const jobStatusEnum = pgEnum("job_status", ["pending", "running", "done", "failed"]);
 
@@ -219,6 +220,9 @@ export const quizzes = pgTable("quizzes", {
     .references(() => programs.id, { onDelete: "cascade", onUpdate: "cascade" }),
   title: text("title").notNull(),
   questions: jsonb("questions").$type<QuizQuestion[]>().notNull().default([]),
+  // How many questions a learner must have right to pass; null means every question
+  // (docs/product.md, "Completion and certificates").
+  passMark: integer("pass_mark"),
   updatedAt: updatedAt(),
 });
 
@@ -277,9 +281,9 @@ export const payments = pgTable(
   {
     id: uuid("id").primaryKey().defaultRandom(),
     reference: text("reference").notNull().unique(),
-    userId: text("user_id")
-      .notNull()
-      .references(() => users.id, { onDelete: "restrict" }),
+    // Null once the learner deleted their account: the payment is kept, anonymised, as a financial
+    // record (docs/accounts.md, "Deleting an account").
+    userId: text("user_id").references(() => users.id, { onDelete: "set null" }),
     userEmail: text("user_email").notNull(),
     kind: paymentKindEnum("kind").notNull(),
     plan: paidPlanEnum("plan").notNull(),
@@ -411,5 +415,103 @@ export const jobs = pgTable(
     index("jobs_due_idx")
       .on(table.runAt)
       .where(sql`${table.status} = 'pending'`),
+  ],
+);
+
+/**
+ * certificates: one per learner and completed program. The id is the public certificate number
+ * anyone can verify at /certificates/{id}; the holder's name and the program's title are copied at
+ * issue, so that the certificate reads as it was issued (docs/product.md, "Completion and certificates").
+ */
+export const certificates = pgTable(
+  "certificates",
+  {
+    id: text("id").primaryKey(),
+    userId: text("user_id").references(() => users.id, { onDelete: "set null" }),
+    holderName: text("holder_name").notNull(),
+    // No reference: a certificate outlives a program an administrator removes.
+    programId: text("program_id").notNull(),
+    programTitle: text("program_title").notNull(),
+    issuedAt: timestamp("issued_at", { withTimezone: true }).notNull().defaultNow(),
+    revokedAt: timestamp("revoked_at", { withTimezone: true }),
+    revokedBy: text("revoked_by").references(() => users.id, { onDelete: "set null" }),
+    revokeReason: text("revoke_reason"),
+  },
+  (table) => [
+    // One valid certificate per learner and program; a revoked one does not block a new one.
+    uniqueIndex("certificates_user_program_valid_unique")
+      .on(table.userId, table.programId)
+      .where(sql`${table.revokedAt} is null`),
+    index("certificates_user_idx").on(table.userId, table.issuedAt),
+  ],
+);
+
+/** lesson_questions: what learners ask under a lesson (the community forum and plan support). */
+export const lessonQuestions = pgTable(
+  "lesson_questions",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    moduleId: uuid("module_id")
+      .notNull()
+      .references(() => modules.id, { onDelete: "cascade" }),
+    programId: text("program_id")
+      .notNull()
+      .references(() => programs.id, { onDelete: "cascade", onUpdate: "cascade" }),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    body: text("body").notNull(),
+    pinnedAt: timestamp("pinned_at", { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (table) => [
+    index("lesson_questions_module_idx").on(table.moduleId, table.createdAt),
+    index("lesson_questions_user_idx").on(table.userId, table.createdAt),
+    index("lesson_questions_created_idx").on(sql`${table.createdAt} desc`),
+  ],
+);
+
+/** lesson_answers: replies to a lesson question, by administrators or learners of the track. */
+export const lessonAnswers = pgTable(
+  "lesson_answers",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    questionId: uuid("question_id")
+      .notNull()
+      .references(() => lessonQuestions.id, { onDelete: "cascade" }),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    body: text("body").notNull(),
+    createdAt: createdAt(),
+  },
+  (table) => [
+    index("lesson_answers_question_idx").on(table.questionId, table.createdAt),
+    index("lesson_answers_user_idx").on(table.userId),
+  ],
+);
+
+/** mentorship_requests: an Advanced learner's request for a 1-on-1 session, and the admin's reply. */
+export const mentorshipRequests = pgTable(
+  "mentorship_requests",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    topic: text("topic").notNull(),
+    preferredTimes: text("preferred_times").notNull(),
+    status: mentorshipStatusEnum("status").notNull().default("requested"),
+    /** The confirmed session time. */
+    scheduledAt: timestamp("scheduled_at", { withTimezone: true }),
+    /** The admin's note to the learner: why declined, or what to prepare. */
+    note: text("note"),
+    decidedBy: text("decided_by").references(() => users.id, { onDelete: "set null" }),
+    decidedAt: timestamp("decided_at", { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (table) => [
+    index("mentorship_requests_status_idx").on(table.status, table.createdAt),
+    index("mentorship_requests_user_idx").on(table.userId, table.createdAt),
   ],
 );

@@ -81,7 +81,9 @@ export async function creditPayment(
     if (!payment) return { outcome: "unknown" as const };
     // Credited once, whatever happened to it since (a refund): a replayed webhook credits nothing.
     if (payment.creditedAt !== null || payment.status === "success") {
-      const [owner] = await tx.select({ end: users.subscriptionEnd }).from(users).where(eq(users.id, payment.userId));
+      const [owner] = payment.userId
+        ? await tx.select({ end: users.subscriptionEnd }).from(users).where(eq(users.id, payment.userId))
+        : [];
       return { outcome: "already-credited" as const, payment, periodEnd: owner?.end ?? null };
     }
     if (!CREDITABLE.has(payment.status)) return { outcome: "not-paid" as const };
@@ -101,8 +103,12 @@ export async function creditPayment(
       .set({ status: "success", paidAt, creditedAt: now })
       .where(eq(payments.id, payment.id))
       .returning();
+    if (!credited) throw new Error(`payment ${payment.reference} vanished`);
+    // The account was deleted while the charge was in flight: the money is recorded as received,
+    // for an administrator to refund; there is nobody to credit (docs/accounts.md).
+    if (payment.userId === null) return { outcome: "already-credited" as const, payment: credited, periodEnd: null };
     const [user] = await tx.select().from(users).where(eq(users.id, payment.userId)).for("update");
-    if (!credited || !user) throw new Error(`payment ${payment.reference} has no user`);
+    if (!user) throw new Error(`payment ${payment.reference} has no user`);
 
     let periodEnd: Date | null = null;
     let changes: Record<string, unknown>;

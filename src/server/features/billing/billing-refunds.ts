@@ -84,6 +84,7 @@ function periodOf(state: Subscription) {
  * already. A learner who paid for both tracks keeps the place of the other one.
  */
 async function releaseWaitlistPlace(tx: Tx, payment: Payment): Promise<Record<string, unknown> | null> {
+  if (payment.userId === null) return null; // a deleted account holds no place
   const [user] = await tx.select().from(users).where(eq(users.id, payment.userId)).for("update");
   const [entry] = await tx.select().from(waitlist).where(eq(waitlist.userId, payment.userId)).for("update");
   if (!user || user.waitlistAdmitted || entry?.admitted) return null;
@@ -129,7 +130,7 @@ async function applyRefund(tx: Tx, payment: Payment, refund: Refund, now: Date):
 
   let taken: TimeTaken = "nothing";
   let changes: Record<string, unknown> = {};
-  if (whole && payment.kind === "subscription") {
+  if (whole && payment.kind === "subscription" && payment.userId !== null) {
     const [user] = await tx.select().from(users).where(eq(users.id, payment.userId)).for("update");
     if (user) {
       const result = withoutPaidMonth(user, payment.plan, now);
