@@ -93,6 +93,7 @@ describe("the admin Users tab", () => {
       learner: {},
       demoted: { plan: "admin" },
       progressLearner: {},
+      queued: {},
     });
     const started = performance.now();
     await insertBulkUsers(t);
@@ -133,12 +134,12 @@ describe("the admin Users tab", () => {
       const first = await list({});
       console.info(`first users page of ${await userCount()} in ${Math.round(performance.now() - started)} ms`);
       expect(first.total).toBe(await userCount());
-      expect(first.total).toBe(BULK + ODD_EMAILS.length + 4);
+      expect(first.total).toBe(BULK + ODD_EMAILS.length + 5);
       expect(first.pageSize).toBe(10);
       expect(first.users).toHaveLength(10);
-      // The four people who signed up today come before the imported accounts.
-      expect(first.users.slice(0, 4).map((u) => u.email).sort()).toEqual(
-        (["admin", "demoted", "learner", "progressLearner"] as const).map((key) => user(key).email).sort(),
+      // The five people who signed up today come before the imported accounts.
+      expect(first.users.slice(0, 5).map((u) => u.email).sort()).toEqual(
+        (["admin", "demoted", "learner", "progressLearner", "queued"] as const).map((key) => user(key).email).sort(),
       );
       expect(first.users.map((u) => u.createdAt)).toEqual([...first.users.map((u) => u.createdAt)].sort().reverse());
     });
@@ -236,6 +237,30 @@ describe("the admin Users tab", () => {
           to: { plan: "advanced", end: row.subscriptionEnd?.toISOString() },
         },
       });
+    });
+
+    it("keeps the paid time queued after the period it replaces, and records it", async () => {
+      const learner = user("queued");
+      const end = new Date(Date.now() + 3 * 24 * 60 * MINUTE);
+      const queuedEnd = addMonths(end, 1);
+      await t.database.db
+        .update(users)
+        .set({ subscriptionPlan: "advanced", subscriptionStatus: "active", subscriptionStart: new Date(), subscriptionEnd: end, queuedPlan: "intermediate", queuedEnd })
+        .where(eq(users.id, learner.id));
+      expect((await setPlan(learner.id, { plan: "advanced" })).statusCode).toBe(200);
+      const row = await userRow(t, learner.id);
+      const newEnd = row.subscriptionEnd ?? new Date(0);
+      expect(row).toMatchObject({ subscriptionPlan: "advanced", queuedPlan: "intermediate" });
+      expect(row.queuedEnd?.getTime()).toBe(newEnd.getTime() + (queuedEnd.getTime() - end.getTime()));
+      const [entry] = await auditEntries(t, learner.id);
+      expect(entry?.changes).toMatchObject({ from: { queued: { plan: "intermediate" } }, to: { queued: { plan: "intermediate" } } });
+
+      // Intermediate now: the queued Intermediate time is added to the new month instead.
+      expect((await setPlan(learner.id, { plan: "intermediate" })).statusCode).toBe(200);
+      const merged = await userRow(t, learner.id);
+      expect(merged).toMatchObject({ subscriptionPlan: "intermediate", queuedPlan: null, queuedEnd: null });
+      const monthFromStart = addMonths(merged.subscriptionStart ?? 0, 1).getTime();
+      expect(merged.subscriptionEnd?.getTime()).toBe(monthFromStart + (queuedEnd.getTime() - end.getTime()));
     });
 
     it("takes a paid plan away: free, inactive, no dates", async () => {
@@ -398,7 +423,7 @@ describe("the admin Users tab", () => {
       expect(await place(id)).toMatchObject({ admitted: true });
     });
 
-    it("an Advanced subscriber admitted to Intermediate keeps Advanced and its dates", async () => {
+    it("an Advanced subscriber admitted to Intermediate keeps Advanced and its dates, with the Intermediate month queued after it", async () => {
       const start = new Date(Date.now() - 5 * 24 * 60 * MINUTE);
       const end = new Date(Date.now() + 20 * 24 * 60 * MINUTE);
       const id = await waitlisted("admit-higher", { paid: "intermediate", plan: "advanced", status: "active", start, end });
@@ -408,6 +433,8 @@ describe("the admin Users tab", () => {
         subscriptionStatus: "active",
         subscriptionStart: start,
         subscriptionEnd: end,
+        queuedPlan: "intermediate",
+        queuedEnd: addMonths(end, 1),
         waitlistAdmitted: true,
       });
     });

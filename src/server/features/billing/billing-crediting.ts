@@ -1,15 +1,14 @@
 // Crediting: a payment is credited exactly once, only after Paystack confirms it, whether the
 // browser's verify call or a webhook brings the news.
-import { addMonths } from "date-fns";
 import { eq, sql } from "drizzle-orm";
 import { nextCohort } from "../../../shared/billing.ts";
 import { BILLING_MESSAGES } from "../../../shared/contracts/billing.ts";
-import { paidTime, PLAN_RANK, type PaidPlan } from "../../../shared/plans.ts";
 import type { CurrentUser } from "../../auth/session.ts";
 import { auditLog, payments, users, waitlist } from "../../db/schema.ts";
 import type { PaystackTransaction } from "../../integrations/paystack.ts";
 import { enqueueJob } from "../../jobs/queue.ts";
 import { HttpError } from "../../plugins/errors.ts";
+import { addPaidMonth, periodOf } from "../users/users.service.ts";
 import type { BillingDeps, Kind } from "./billing.service.ts";
 
 export const RECEIPT_JOB = "billing.receipt";
@@ -21,50 +20,6 @@ const TERMINAL_FAILURES = new Set(["failed", "reversed"]);
 // A payment not credited yet may still be: a declined attempt can be paid on retry, and a
 // checkout closed as abandoned by reconciliation can be paid late. Reversed and refunded are final.
 const CREDITABLE = new Set(["pending", "failed", "abandoned"]);
-
-type SubscriptionState = Pick<
-  typeof users.$inferSelect,
-  "subscriptionPlan" | "subscriptionStatus" | "subscriptionStart" | "subscriptionEnd" | "queuedPlan" | "queuedEnd"
->;
-
-/**
- * A paid month of `plan` added to what the learner holds (docs/subscriptions.md, "Paid time is
- * never lost"): the higher plan always runs first, and paid time of a lower plan is queued after
- * it, so no paid day is lost. The same plan adds a month at its end (queued time moves with it);
- * a lower plan is queued after the current period (or after what is queued already); a higher one
- * starts now and the unused days of the lower one are queued after it; nothing running starts now.
- */
-export function addPaidMonth(user: SubscriptionState, plan: PaidPlan, now: Date): SubscriptionState {
-  // Administrators have every program and never expire: a month of a plan adds nothing to that.
-  if (user.subscriptionPlan === "admin") return user;
-  const { current, queued } = paidTime(user, now);
-  const active = "active" as const;
-  if (!current) {
-    return { subscriptionPlan: plan, subscriptionStatus: active, subscriptionStart: now, subscriptionEnd: addMonths(now, 1), queuedPlan: null, queuedEnd: null };
-  }
-  const running = { subscriptionPlan: current.plan, subscriptionStatus: active, subscriptionStart: current.start, subscriptionEnd: current.end };
-  if (plan === current.plan) {
-    const end = addMonths(current.end, 1);
-    const shift = end.getTime() - current.end.getTime();
-    return { ...running, subscriptionEnd: end, queuedPlan: queued?.plan ?? null, queuedEnd: queued ? new Date(queued.end.getTime() + shift) : null };
-  }
-  if (PLAN_RANK[plan] < PLAN_RANK[current.plan]) {
-    // Queued time is always of a plan below the current one: with two paid plans, this very plan.
-    return { ...running, queuedPlan: plan, queuedEnd: addMonths(queued?.end ?? current.end, 1) };
-  }
-  const end = addMonths(now, 1);
-  const unused = current.end.getTime() - now.getTime();
-  return { subscriptionPlan: plan, subscriptionStatus: active, subscriptionStart: now, subscriptionEnd: end, queuedPlan: current.plan, queuedEnd: new Date(end.getTime() + unused) };
-}
-
-/** A subscription as the audit log records it: the plan, its end, and what is queued after it. */
-function periodOf(state: SubscriptionState) {
-  return {
-    plan: state.subscriptionPlan,
-    end: state.subscriptionEnd,
-    queued: state.queuedPlan ? { plan: state.queuedPlan, end: state.queuedEnd } : null,
-  };
-}
 
 /**
  * Credits a payment once Paystack says it succeeded, in one transaction: the payment row, the

@@ -141,8 +141,8 @@ describe("paid time is never lost", () => {
     const audit = await auditEntries(t, who.id);
     expect(audit.map((entry) => entry.action)).toEqual(["payment.credited", "payment.credited"]);
     expect(audit[1]?.changes).toEqual({
-      from: { plan: "advanced", end: end.toISOString(), queued: null },
-      to: { plan: "advanced", end: end.toISOString(), queued: { plan: "intermediate", end: queuedEnd.toISOString() } },
+      from: { plan: "advanced", status: "active", end: end.toISOString(), queued: null },
+      to: { plan: "advanced", status: "active", end: end.toISOString(), queued: { plan: "intermediate", end: queuedEnd.toISOString() } },
     });
     await t.app.jobs.runDue();
     const receipt = (await mailsTo(t, who.email)).find((mail) => mail.subject.includes(intermediate));

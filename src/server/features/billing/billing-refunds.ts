@@ -11,6 +11,7 @@ import { auditLog, payments, refunds, users, waitlist } from "../../db/schema.ts
 import { PaystackError, type PaystackRefund, type RefundWebhookEvent } from "../../integrations/paystack.ts";
 import { enqueueJob } from "../../jobs/queue.ts";
 import { HttpError } from "../../plugins/errors.ts";
+import { periodOf, type SubscriptionState } from "../users/users.service.ts";
 import type { BillingDeps } from "./billing.service.ts";
 
 export const REFUND_JOB = "billing.refund";
@@ -24,10 +25,6 @@ const IN_FLIGHT_MS = 10 * 60_000;
 
 type Payment = typeof payments.$inferSelect;
 type Refund = typeof refunds.$inferSelect;
-type Subscription = Pick<
-  typeof users.$inferSelect,
-  "subscriptionPlan" | "subscriptionStatus" | "subscriptionStart" | "subscriptionEnd" | "queuedPlan" | "queuedEnd"
->;
 
 /** What a refund took back besides the money; the refund email says it. */
 export type TimeTaken = "current" | "queued" | "waitlist" | "nothing";
@@ -39,7 +36,7 @@ export type TimeTaken = "current" | "queued" | "waitlist" | "nothing";
  * would end it (the queued plan starts, or the plan expires). The queued plan's end moves back a
  * month, the queue gone once it reaches the current end. Time already used up takes nothing.
  */
-export function withoutPaidMonth(user: Subscription, plan: PaidPlan, now: Date): { next: Subscription; taken: TimeTaken } {
+export function withoutPaidMonth(user: SubscriptionState, plan: PaidPlan, now: Date): { next: SubscriptionState; taken: TimeTaken } {
   // As the expiry would see it: once the current period is over, the queued time is current.
   const { current, queued } = paidTime(user, now);
   if (!current) return { next: user, taken: "nothing" };
@@ -56,7 +53,7 @@ export function withoutPaidMonth(user: Subscription, plan: PaidPlan, now: Date):
     if (end.getTime() > now.getTime()) {
       return { next: { ...holding, subscriptionEnd: end, queuedPlan: queued?.plan ?? null, queuedEnd }, taken: "current" };
     }
-    const next: Subscription =
+    const next: SubscriptionState =
       queued && queuedEnd
         ? { subscriptionPlan: queued.plan, subscriptionStatus: "active", subscriptionStart: now, subscriptionEnd: queuedEnd, queuedPlan: null, queuedEnd: null }
         : { ...holding, subscriptionStatus: "expired", subscriptionEnd: now, queuedPlan: null, queuedEnd: null };
@@ -70,14 +67,6 @@ export function withoutPaidMonth(user: Subscription, plan: PaidPlan, now: Date):
   return { next: user, taken: "nothing" };
 }
 
-function periodOf(state: Subscription) {
-  return {
-    plan: state.subscriptionPlan,
-    status: state.subscriptionStatus,
-    end: state.subscriptionEnd,
-    queued: state.queuedPlan ? { plan: state.queuedPlan, end: state.queuedEnd } : null,
-  };
-}
 
 /**
  * The waitlist place a refunded waitlist payment bought, given up unless the learner was admitted

@@ -1,12 +1,60 @@
 import { addMonths } from "date-fns";
 import { eq, sql } from "drizzle-orm";
 import { ADMIN_MESSAGES } from "../../../shared/contracts/admin.ts";
-import { effectivePlan, type PaidPlan, type Plan } from "../../../shared/plans.ts";
+import { isPaidPlan, paidTime, PLAN_RANK, type PaidPlan, type Plan } from "../../../shared/plans.ts";
 import type { Db, Tx } from "../../db/client.ts";
 import { auditLog, users, waitlist } from "../../db/schema.ts";
 import { HttpError } from "../../plugins/errors.ts";
 
 export type UserRow = typeof users.$inferSelect;
+
+export type SubscriptionState = Pick<
+  typeof users.$inferSelect,
+  "subscriptionPlan" | "subscriptionStatus" | "subscriptionStart" | "subscriptionEnd" | "queuedPlan" | "queuedEnd"
+>;
+
+/**
+ * A paid month of `plan` added to what the learner holds (docs/subscriptions.md, "Paid time is
+ * never lost"): the higher plan always runs first, and paid time of a lower plan is queued after
+ * it, so no paid day is lost. The same plan adds a month at its end (queued time moves with it);
+ * a lower plan is queued after the current period (or after what is queued already); a higher one
+ * starts now and the unused days of the lower one are queued after it; nothing running starts now.
+ */
+export function addPaidMonth(user: SubscriptionState, plan: PaidPlan, now: Date): SubscriptionState {
+  // Administrators have every program and never expire: a month of a plan adds nothing to that.
+  if (user.subscriptionPlan === "admin") {
+    const { subscriptionPlan, subscriptionStatus, subscriptionStart, subscriptionEnd, queuedPlan, queuedEnd } = user;
+    return { subscriptionPlan, subscriptionStatus, subscriptionStart, subscriptionEnd, queuedPlan, queuedEnd };
+  }
+  const { current, queued } = paidTime(user, now);
+  const active = "active" as const;
+  if (!current) {
+    return { subscriptionPlan: plan, subscriptionStatus: active, subscriptionStart: now, subscriptionEnd: addMonths(now, 1), queuedPlan: null, queuedEnd: null };
+  }
+  const running = { subscriptionPlan: current.plan, subscriptionStatus: active, subscriptionStart: current.start, subscriptionEnd: current.end };
+  if (plan === current.plan) {
+    const end = addMonths(current.end, 1);
+    const shift = end.getTime() - current.end.getTime();
+    return { ...running, subscriptionEnd: end, queuedPlan: queued?.plan ?? null, queuedEnd: queued ? new Date(queued.end.getTime() + shift) : null };
+  }
+  if (PLAN_RANK[plan] < PLAN_RANK[current.plan]) {
+    // Queued time is always of a plan below the current one: with two paid plans, this very plan.
+    return { ...running, queuedPlan: plan, queuedEnd: addMonths(queued?.end ?? current.end, 1) };
+  }
+  const end = addMonths(now, 1);
+  const unused = current.end.getTime() - now.getTime();
+  return { subscriptionPlan: plan, subscriptionStatus: active, subscriptionStart: now, subscriptionEnd: end, queuedPlan: current.plan, queuedEnd: new Date(end.getTime() + unused) };
+}
+
+/** A subscription as the audit log records it: the plan, its status and end, and what is queued after it. */
+export function periodOf(state: SubscriptionState) {
+  return {
+    plan: state.subscriptionPlan,
+    status: state.subscriptionStatus,
+    end: state.subscriptionEnd,
+    queued: state.queuedPlan ? { plan: state.queuedPlan, end: state.queuedEnd } : null,
+  };
+}
 
 export class UserNotFoundError extends HttpError {
   constructor(who: string) {
@@ -30,22 +78,33 @@ async function lockUser(tx: Tx, who: UserSelector): Promise<UserRow> {
 }
 
 /**
- * Gives a user a plan. A paid plan runs for one calendar month from now; admin and legacyFree
- * never expire. The change and its audit entry are written together.
+ * An administrator's plan change (docs/subscriptions.md, "Paid time is never lost"): a paid plan
+ * runs for one calendar month from now; admin and legacyFree never expire. Paid time queued after
+ * the current period is kept when the new plan is paid: after it when it is of a lower plan, added
+ * to it when it is of the same plan. Choosing admin or Free ends every paid period, queued included.
  */
+export function planSetByAdmin(user: SubscriptionState, plan: Plan, now: Date): SubscriptionState {
+  if (!isPaidPlan(plan)) {
+    return { subscriptionPlan: plan, subscriptionStatus: "inactive", subscriptionStart: null, subscriptionEnd: null, queuedPlan: null, queuedEnd: null };
+  }
+  const end = addMonths(now, 1);
+  const set = { subscriptionPlan: plan, subscriptionStatus: "active" as const, subscriptionStart: now, subscriptionEnd: end };
+  const { current, queued } = paidTime(user, now);
+  // The time still to come after the period the admin replaces: what is queued, measured from when it starts.
+  const later = queued && current ? { plan: queued.plan, length: queued.end.getTime() - current.end.getTime() } : null;
+  if (!later || PLAN_RANK[later.plan] > PLAN_RANK[plan]) return { ...set, queuedPlan: null, queuedEnd: null };
+  if (later.plan === plan) return { ...set, subscriptionEnd: new Date(end.getTime() + later.length), queuedPlan: null, queuedEnd: null };
+  return { ...set, queuedPlan: later.plan, queuedEnd: new Date(end.getTime() + later.length) };
+}
+
+/** Gives a user a plan (`planSetByAdmin`); the change and its audit entry are written together. */
 export async function setUserPlan(
   db: Db,
   input: UserSelector & { plan: Plan; actorId: string | null; reason: string; now: Date },
 ): Promise<{ userId: string; user: UserRow }> {
   return db.transaction(async (tx) => {
     const user = await lockUser(tx, input);
-    const paid = input.plan === "intermediate" || input.plan === "advanced";
-    const next = {
-      subscriptionPlan: input.plan,
-      subscriptionStatus: paid ? ("active" as const) : ("inactive" as const),
-      subscriptionStart: paid ? input.now : null,
-      subscriptionEnd: paid ? addMonths(input.now, 1) : null,
-    };
+    const next = planSetByAdmin(user, input.plan, input.now);
     const [updated] = await tx.update(users).set(next).where(eq(users.id, user.id)).returning();
     if (!updated) throw new Error(`user ${user.id} vanished under its row lock`);
     await tx.insert(auditLog).values({
@@ -53,33 +112,10 @@ export async function setUserPlan(
       subjectUserId: user.id,
       action: "plan.set",
       reason: input.reason,
-      changes: {
-        from: { plan: user.subscriptionPlan, end: user.subscriptionEnd },
-        to: { plan: next.subscriptionPlan, end: next.subscriptionEnd },
-      },
+      changes: { from: periodOf(user), to: periodOf(next) },
     });
     return { userId: user.id, user: updated };
   });
-}
-
-const PLAN_RANK: Record<Plan, number> = { legacyFree: 0, intermediate: 1, advanced: 2, admin: 3 };
-
-type Subscription = Pick<UserRow, "subscriptionPlan" | "subscriptionStatus" | "subscriptionStart" | "subscriptionEnd">;
-
-/**
- * What admission does to a subscription (docs/subscriptions.md, "Admit from waitlist"): the track
- * paid for, for one calendar month from now. The same plan still running is extended from its end
- * rather than cut short; a higher plan the user holds now (admin, or Advanced when admitted to
- * Intermediate) is kept.
- */
-function admissionSubscription(user: Subscription, track: PaidPlan, now: Date): Subscription {
-  const current = effectivePlan(user, now);
-  const { subscriptionPlan, subscriptionStatus, subscriptionStart, subscriptionEnd } = user;
-  if (PLAN_RANK[current] > PLAN_RANK[track]) return { subscriptionPlan, subscriptionStatus, subscriptionStart, subscriptionEnd };
-  if (current === track && subscriptionEnd) {
-    return { subscriptionPlan, subscriptionStatus: "active", subscriptionStart, subscriptionEnd: addMonths(subscriptionEnd, 1) };
-  }
-  return { subscriptionPlan: track, subscriptionStatus: "active", subscriptionStart: now, subscriptionEnd: addMonths(now, 1) };
 }
 
 /**
@@ -99,7 +135,8 @@ export async function admitFromWaitlist(
       throw new HttpError(409, "ALREADY_ADMITTED", ADMIN_MESSAGES.alreadyAdmitted);
     }
 
-    const next = admissionSubscription(user, place.plan, input.now);
+    // Admission is a paid month of the track (docs/subscriptions.md, "Admit from waitlist").
+    const next = addPaidMonth(user, place.plan, input.now);
     const [admitted] = await tx
       .update(users)
       .set({ ...next, waitlistAdmitted: true })
@@ -115,8 +152,8 @@ export async function admitFromWaitlist(
       changes: {
         track: place.plan,
         cohort: place.cohort,
-        from: { plan: user.subscriptionPlan, end: user.subscriptionEnd },
-        to: { plan: next.subscriptionPlan, end: next.subscriptionEnd },
+        from: periodOf(user),
+        to: periodOf(next),
       },
     });
     return admitted;

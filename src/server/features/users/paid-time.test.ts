@@ -1,6 +1,6 @@
-// addPaidMonth, the one rule of docs/subscriptions.md, "Paid time is never lost", case by case.
+// addPaidMonth and planSetByAdmin, the rules of docs/subscriptions.md, "Paid time is never lost", case by case.
 import { describe, expect, it } from "vitest";
-import { addPaidMonth } from "./billing-crediting.ts";
+import { addPaidMonth, planSetByAdmin } from "./users.service.ts";
 
 const at = (iso: string) => new Date(iso);
 const now = at("2027-01-20T12:00:00.000Z");
@@ -97,5 +97,54 @@ describe("addPaidMonth", () => {
   it("an administrator keeps the admin plan", () => {
     const admin = { ...base, subscriptionPlan: "admin" as const };
     expect(addPaidMonth(admin, "advanced", now)).toEqual(admin);
+  });
+});
+
+describe("planSetByAdmin", () => {
+  const advancedThenIntermediate = {
+    ...base,
+    subscriptionPlan: "advanced" as const,
+    subscriptionStatus: "active" as const,
+    subscriptionStart: at("2027-01-01T00:00:00.000Z"),
+    subscriptionEnd: at("2027-01-25T12:00:00.000Z"),
+    queuedPlan: "intermediate" as const,
+    queuedEnd: at("2027-02-04T12:00:00.000Z"),
+  };
+  const tenDays = 10 * 24 * 60 * 60 * 1000;
+
+  it("a paid plan runs a month from now, and a lower plan's queued time follows it, as long as it was", () => {
+    expect(planSetByAdmin(advancedThenIntermediate, "advanced", now)).toEqual({
+      subscriptionPlan: "advanced",
+      subscriptionStatus: "active",
+      subscriptionStart: now,
+      subscriptionEnd: at("2027-02-20T12:00:00.000Z"),
+      queuedPlan: "intermediate",
+      queuedEnd: new Date(at("2027-02-20T12:00:00.000Z").getTime() + tenDays),
+    });
+  });
+
+  it("queued time of the same plan is added to the new month", () => {
+    expect(planSetByAdmin(advancedThenIntermediate, "intermediate", now)).toMatchObject({
+      subscriptionPlan: "intermediate",
+      subscriptionEnd: new Date(at("2027-02-20T12:00:00.000Z").getTime() + tenDays),
+      queuedPlan: null,
+      queuedEnd: null,
+    });
+  });
+
+  it("Free or Admin ends every paid period, queued included", () => {
+    for (const plan of ["legacyFree", "admin"] as const) {
+      expect(planSetByAdmin(advancedThenIntermediate, plan, now)).toEqual({ ...base, subscriptionPlan: plan });
+    }
+  });
+
+  it("with nothing queued, a month from now and nothing after it", () => {
+    expect(planSetByAdmin(base, "intermediate", now)).toEqual({
+      ...base,
+      subscriptionPlan: "intermediate",
+      subscriptionStatus: "active",
+      subscriptionStart: now,
+      subscriptionEnd: at("2027-02-20T12:00:00.000Z"),
+    });
   });
 });
