@@ -333,6 +333,9 @@ function createLedger() {
     },
     dataOf: (transaction: Transaction) => transactionData(transaction, customerId(transaction.email)),
     refundById: (id: number) => refunds.get(id),
+    /** The refunds created between two moments, the newest first, as List Refunds gives them. */
+    refundsBetween: (from: number, to: number) =>
+      [...refunds.values()].filter((refund) => refund.createdAt >= from && refund.createdAt <= to).sort((a, b) => b.createdAt - a.createdAt),
     addRefund(refund: Omit<Refund, "id">): Refund {
       const added = { ...refund, id: nextRefundId++ };
       refunds.set(added.id, added);
@@ -538,6 +541,14 @@ const REFUND_PROBLEMS: Record<string, string> = {
   merchant_note: "Merchant note is too long",
 };
 
+/** GET /refund's query: a window of creation dates and a page. */
+const refundListSchema = z.object({
+  from: z.coerce.date().optional(),
+  to: z.coerce.date().optional(),
+  perPage: z.coerce.number().int().min(1).max(100).default(50),
+  page: z.coerce.number().int().min(1).default(1),
+});
+
 const refundControlSchema = z.object({
   /** Refuse every refund with this message (400), until it is set to null. */
   refuse: z.string().trim().min(1).max(200).nullable().optional(),
@@ -697,6 +708,17 @@ function registerRefundRoutes(app: FastifyInstance, { ledger, secretKey, now, we
     const refund = ledger.refundById(Number(request.params.id));
     if (!refund) return reply.code(404).send(failure("Refund not found"));
     return { status: true, message: "Refund retrieved", data: refundFetchData(refund, ledger.customerId(refund.transaction.email)) };
+  });
+
+  app.get("/refund", { onRequest: requireSecretKey }, async (request, reply) => {
+    const parsed = refundListSchema.safeParse(request.query);
+    if (!parsed.success) return reply.code(400).send(failure(firstProblem(parsed.error, {})));
+    const { from, to, perPage, page } = parsed.data;
+    const found = ledger.refundsBetween(from?.getTime() ?? 0, to?.getTime() ?? Number.MAX_SAFE_INTEGER);
+    const data = found
+      .slice((page - 1) * perPage, page * perPage)
+      .map((refund) => refundFetchData(refund, ledger.customerId(refund.transaction.email)));
+    return { status: true, message: "Refunds retrieved", data, meta: { total: found.length, perPage, page, pageCount: Math.ceil(found.length / perPage) } };
   });
 
   // Test controls.

@@ -29,6 +29,7 @@ import { RECEIPT_JOB } from "./features/billing/billing-crediting.ts";
 import { EXPIRY_REMINDER_JOB } from "./features/billing/billing-expiry.ts";
 import { REFUND_JOB } from "./features/billing/billing-refunds.ts";
 import { RECONCILE_JOB, reconcilePayments } from "./features/billing/billing-reconciliation.ts";
+import { sweepRefunds } from "./features/billing/billing-refund-sweep.ts";
 import { paystackClientFor } from "./integrations/paystack.ts";
 import { healthRoutes } from "./features/health/health.routes.ts";
 import { siteRoutes } from "./features/site/site.routes.ts";
@@ -127,7 +128,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     [REFUND_JOB]: billingEmails.refund,
     // Queued by the payment-reconciliation schedule (schedules.ts); Paystack is asked outside it.
     [RECONCILE_JOB]: async () => {
-      await reconcilePayments({ db: database.db, ...paymentServices() }, new Date());
+      const services = { db: database.db, ...paymentServices() };
+      await reconcilePayments(services, new Date());
+      await sweepRefunds(services, new Date());
     },
   };
   const metrics = createMetrics({

@@ -118,7 +118,7 @@ async function runArchiveCommand([name, file, ...extra]: string[]): Promise<stri
 function operatorServices(env: Env): OperatorServices {
   return {
     paystack: paystackClientFor(env.paystack),
-    metrics: { paymentCredited() {}, paymentReconciled() {} },
+    metrics: { paymentCredited() {}, paymentReconciled() {}, refundReconciled() {} },
     log: {
       warn: (details, message) => console.warn(message, details),
       error: (details, message) => console.error(message, details),

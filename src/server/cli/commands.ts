@@ -6,6 +6,7 @@ import type { Db } from "../db/client.ts";
 import { seedDatabase } from "../db/seed.ts";
 import { expireSubscriptions } from "../features/billing/billing-expiry.ts";
 import { reconcilePayments, type ReconcileCounts, type ReconcileDeps } from "../features/billing/billing-reconciliation.ts";
+import { sweepRefunds, type RefundSweepCounts } from "../features/billing/billing-refund-sweep.ts";
 import { setUserPlan } from "../features/users/users.service.ts";
 import { deleteExpiredRecords, type RetentionCounts } from "../jobs/retention.ts";
 
@@ -36,6 +37,17 @@ function describeDeleted(counts: RetentionCounts): string {
 /** What a command needs beyond the database: Paystack, for reconcile-payments. */
 export type OperatorServices = Omit<ReconcileDeps, "db">;
 
+function describeSweptRefunds(counts: RefundSweepCounts): string {
+  const asked = Object.values(counts).reduce((sum, count) => sum + count, 0);
+  const parts = [
+    `${counts.counted + counts.updated} settled`,
+    `${counts["never-reached"]} never reached Paystack (closed as failed)`,
+    `${counts.pending} still pending at Paystack`,
+    ...(counts.unavailable > 0 ? [`${counts.unavailable} not answered by Paystack (asked again next time)`] : []),
+  ];
+  return `Asked Paystack about ${asked} pending ${asked === 1 ? "refund" : "refunds"}: ${parts.join(", ")}.`;
+}
+
 function describeReconciled(counts: ReconcileCounts): string {
   const asked = Object.values(counts).reduce((sum, count) => sum + count, 0);
   const parts = [
@@ -64,7 +76,10 @@ export async function runOperatorCommand(db: Db, command: OperatorCommand, servi
     }
     case "reconcile-payments":
       if (!services?.paystack) return "Payments are not set up (no Paystack key): nothing to reconcile.";
-      return describeReconciled(await reconcilePayments({ db, ...services }, new Date()));
+      return [
+        describeReconciled(await reconcilePayments({ db, ...services }, new Date())),
+        describeSweptRefunds(await sweepRefunds({ db, ...services }, new Date())),
+      ].join("\n");
     case "prune":
       return describeDeleted(await deleteExpiredRecords(db, new Date()));
     case "set-plan":

@@ -33,6 +33,22 @@ const refundSchema = z.object({ id: gatewayId, status: z.string(), amount: z.num
 export type PaystackRefund = z.infer<typeof refundSchema>;
 const refundResponseSchema = z.object({ status: z.literal(true), data: refundSchema });
 
+/** A refund as Paystack's Fetch Refund and List Refunds answer it (what we read of it). */
+const storedRefundSchema = z.object({
+  id: gatewayId,
+  status: z.string(),
+  amount: minorAmount,
+  currency: z.string(),
+  transaction_reference: z.string().nullish(),
+  merchant_note: z.string().nullish(),
+  bank_reference: z.string().nullish(),
+});
+export type PaystackStoredRefund = z.infer<typeof storedRefundSchema>;
+const storedRefundResponseSchema = z.object({ status: z.literal(true), data: storedRefundSchema });
+const refundListResponseSchema = z.object({ status: z.literal(true), data: z.array(storedRefundSchema) });
+/** How many refunds one List Refunds call asks for: the refunds of a few minutes, at this academy's size. */
+const REFUND_LIST_PAGE = 100;
+
 /**
  * refund.pending, refund.processed and refund.failed: `data` names the transaction by its
  * reference and carries the amount (a string, often). Paystack's own events may leave out the
@@ -76,6 +92,10 @@ export type PaystackClient = {
    * pending) and tells the outcome by webhook. A refusal throws a PaystackError with its status.
    */
   refund(input: { reference: string; amountMinor: number; currency: "GHS"; merchantNote: string }): Promise<PaystackRefund>;
+  /** A refund by Paystack's id, or null when Paystack has none. */
+  fetchRefund(id: string): Promise<PaystackStoredRefund | null>;
+  /** The refunds Paystack created between two moments (one page, the newest first). */
+  listRefunds(range: { from: Date; to: Date }): Promise<PaystackStoredRefund[]>;
 };
 
 /** A successful answer in the shape expected, or a PaystackError with Paystack's own message and status. */
@@ -138,6 +158,18 @@ export function createPaystackClient(options: { apiUrl: string; secretKey: strin
         }),
       });
       return answer(response, body, refundResponseSchema).data;
+    },
+
+    async fetchRefund(id) {
+      const { response, body } = await call(`/refund/${encodeURIComponent(id)}`);
+      if (response.status === 404) return null;
+      return answer(response, body, storedRefundResponseSchema).data;
+    },
+
+    async listRefunds(range) {
+      const query = new URLSearchParams({ from: range.from.toISOString(), to: range.to.toISOString(), perPage: String(REFUND_LIST_PAGE) });
+      const { response, body } = await call(`/refund?${query}`);
+      return answer(response, body, refundListResponseSchema).data;
     },
   };
 }

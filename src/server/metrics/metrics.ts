@@ -13,6 +13,8 @@ export type Metrics = {
   paymentCredited(payment: { kind: string; plan: string; amountMinor: number }): void;
   /** One pending payment asked about at Paystack by reconciliation, by what came of it. */
   paymentReconciled(outcome: string): void;
+  /** A pending refund asked about at Paystack (docs/subscriptions.md, "Refunds"). */
+  refundReconciled(outcome: string): void;
   exchangeRateFetchFailed(): void;
   /** A fetched rate refused as implausible (docs/integrations.md, "Exchange rate"). */
   exchangeRateRefused(reason: ExchangeRateRefusal): void;
@@ -83,6 +85,12 @@ export function createMetrics(sources: MetricSources): Metrics {
     labelNames: ["outcome"] as const,
     registers,
   });
+  const refundsReconciled = new Counter({
+    name: "refunds_reconciled_total",
+    help: "Pending refunds asked about at Paystack by reconciliation, by outcome (counted, updated, pending, never-reached, unavailable).",
+    labelNames: ["outcome"] as const,
+    registers,
+  });
   const exchangeRateFailures = new Counter({
     name: "exchange_rate_fetch_failures_total",
     help: "Failed fetches of the USD to GHS rate (the last good rate is kept).",
@@ -106,6 +114,7 @@ export function createMetrics(sources: MetricSources): Metrics {
       paymentsCreditedPesewas.inc({ kind, plan }, amountMinor);
     },
     paymentReconciled: (outcome) => paymentsReconciled.inc({ outcome }),
+    refundReconciled: (outcome) => refundsReconciled.inc({ outcome }),
     exchangeRateFetchFailed: () => exchangeRateFailures.inc(),
     exchangeRateRefused: (reason) => exchangeRateRefusals.inc({ reason }),
   };

@@ -43,6 +43,7 @@ function countingMetrics() {
   return {
     reconciled,
     paymentCredited() {},
+    refundReconciled() {},
     paymentReconciled(outcome: string) {
       reconciled.push(outcome);
     },
@@ -185,7 +186,9 @@ describe("reconciling pending payments with Paystack", () => {
 
     const { paystack } = directDeps();
     const message = await runOperatorCommand(t.database.db, { name: "reconcile-payments" }, { paystack, metrics: countingMetrics(), log: t.app.log });
-    expect(message).toMatch(/^Asked Paystack about \d+ pending payments?: 1 credited, 0 failed, 0 closed as abandoned, \d+ left as they were\.$/);
+    expect(message).toMatch(
+      /^Asked Paystack about \d+ pending payments?: 1 credited, 0 failed, 0 closed as abandoned, \d+ left as they were\.\nAsked Paystack about 0 pending refunds: 0 settled, 0 never reached Paystack \(closed as failed\), 0 still pending at Paystack\.$/,
+    );
     expect(await userRow(t, who.id)).toMatchObject({ subscriptionPlan: "intermediate", subscriptionStatus: "active" });
     expect(await receiptJobs(t, reference)).toHaveLength(1);
 

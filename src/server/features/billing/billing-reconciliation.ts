@@ -3,11 +3,12 @@
 // tab with "pending" rows forever (docs/subscriptions.md, "Reconciliation").
 import { and, asc, eq, gt, inArray, lte } from "drizzle-orm";
 import type { Db, Tx } from "../../db/client.ts";
-import { jobs, payments } from "../../db/schema.ts";
+import { jobs, payments, refunds } from "../../db/schema.ts";
 import type { PaystackClient, PaystackTransaction } from "../../integrations/paystack.ts";
 import { enqueueJob } from "../../jobs/queue.ts";
 import type { Metrics } from "../../metrics/metrics.ts";
 import { creditPayment } from "./billing-crediting.ts";
+import { isRefundDue } from "./billing-refund-sweep.ts";
 
 export const RECONCILE_JOB = "billing.reconcile-payments";
 /** Younger payments are still in someone's checkout: their webhook and verify call may yet come. */
@@ -34,7 +35,7 @@ export type ReconcileCounts = Record<ReconcileOutcome, number>;
 export type ReconcileDeps = {
   db: Db;
   paystack: PaystackClient | null;
-  metrics: Pick<Metrics, "paymentCredited" | "paymentReconciled">;
+  metrics: Pick<Metrics, "paymentCredited" | "paymentReconciled" | "refundReconciled">;
   log: { warn(details: object, message: string): void; error(details: object, message: string): void };
 };
 
@@ -44,13 +45,14 @@ const isDue = (now: Date) =>
   and(eq(payments.status, "pending"), lte(payments.createdAt, new Date(now.getTime() - RECONCILE_AFTER_MS)));
 
 /**
- * The schedule's part, inside its transaction: queues one reconciliation run when a payment is due
- * and no run is waiting or under way. The run is a job, so Paystack is never asked while the
+ * The schedule's part, inside its transaction: queues one reconciliation run when a payment or a
+ * refund is due (billing-refund-sweep.ts) and no run is waiting or under way. The run is a job, so Paystack is never asked while the
  * schedule's transaction and lock are held.
  */
 export async function queueReconciliation(tx: Tx, now: Date): Promise<boolean> {
-  const [due] = await tx.select({ id: payments.id }).from(payments).where(isDue(now)).limit(1);
-  if (!due) return false;
+  const [duePayment] = await tx.select({ id: payments.id }).from(payments).where(isDue(now)).limit(1);
+  const [dueRefund] = duePayment ? [] : await tx.select({ id: refunds.id }).from(refunds).where(isRefundDue(now)).limit(1);
+  if (!duePayment && !dueRefund) return false;
   const [queued] = await tx
     .select({ id: jobs.id })
     .from(jobs)

@@ -20,7 +20,9 @@ import {
   userRow,
 } from "../../testing/billing.ts";
 import type { TestApp } from "../../testing/test-app.ts";
-import { REFUND_JOB } from "./billing-refunds.ts";
+import { createPaystackClient, paystackClientFor, type PaystackClient } from "../../integrations/paystack.ts";
+import { sweepRefunds } from "./billing-refund-sweep.ts";
+import { IN_FLIGHT_MS, REFUND_JOB } from "./billing-refunds.ts";
 
 const nextIp = ipAllocator(91);
 const MINUTE = 60_000;
@@ -46,6 +48,10 @@ const USERS = {
   crashed: {},
   automatic: {},
   learner: {},
+  sweptWebhookLost: {},
+  sweptNeverReached: {},
+  sweptAnswerLost: {},
+  sweptGatewayDown: {},
 } satisfies Record<string, TestUserPlan>;
 
 // ---- The simulator's refund side, as a test reaches it ------------------------------------------
@@ -449,6 +455,90 @@ describe("refunds", () => {
       expect(await paymentRow(t, payment.reference)).toMatchObject({ status: "refunded" });
       const audit = await auditEntries(t, who.id);
       expect(audit.at(-1)).toMatchObject({ action: "payment.refunded", actorId: user("admin").id });
+    });
+  });
+
+
+  describe("refunds left pending, asked about at Paystack by reconciliation", () => {
+    const sweep = (paystack: PaystackClient | null = paystackClientFor(t.app.env.paystack)) =>
+      sweepRefunds({ db: t.database.db, paystack, log: t.app.log, metrics: { refundReconciled() {} } }, new Date());
+    /** As if the refund had been asked for a little over IN_FLIGHT_MS ago. */
+    const backdate = (refundId: string) =>
+      t.database.db.update(refunds).set({ createdAt: new Date(Date.now() - IN_FLIGHT_MS - 30_000) }).where(eq(refunds.id, refundId));
+
+    it("settle a refund whose webhook was lost, once", async () => {
+      const who = user("sweptWebhookLost");
+      const payment = await paid(who);
+      await refunded(payment.id);
+      const [row] = await refundRows(t, payment.id);
+      if (!row?.gatewayId) throw new Error("no refund row with Paystack's id");
+      const settled = await simulator(t, `/simulate/refund/${row.gatewayId}`, { outcome: "processed", deliverWebhook: false });
+      expect(settled.status).toBe(200);
+
+      // Younger than a request can take: left alone.
+      expect(await sweep()).toMatchObject({ counted: 0, updated: 0, pending: 0 });
+      await backdate(row.id);
+      expect(await sweep()).toMatchObject({ updated: 1 });
+      expect(await refundRows(t, payment.id)).toMatchObject([{ status: "processed", processedAt: expect.any(Date) }]);
+      expect(await paymentRow(t, payment.reference)).toMatchObject({ status: "refunded", refundedMinor: payment.amountMinor });
+      // Nothing left to ask about.
+      expect(await sweep()).toMatchObject({ counted: 0, updated: 0, pending: 0 });
+      expect(await refundJobs(t, row.id)).toHaveLength(1);
+    });
+
+    it("close a refund that never reached Paystack as failed, so that the payment can be refunded again", async () => {
+      const who = user("sweptNeverReached");
+      const payment = await paid(who);
+      const before = await snapshot(who);
+      const [lost] = await t.database.db
+        .insert(refunds)
+        .values({ paymentId: payment.id, amountMinor: payment.amountMinor, actorId: user("admin").id })
+        .returning();
+      if (!lost) throw new Error("no refund row");
+      await backdate(lost.id);
+
+      expect(await sweep()).toMatchObject({ "never-reached": 1 });
+      expect(await refundRows(t, payment.id)).toMatchObject([{ id: lost.id, status: "failed", gatewayId: null }]);
+      await expectUnchanged(who, payment, before);
+      expect((await refund(payment.id)).statusCode).toBe(200);
+    });
+
+    it("count a refund Paystack accepted whose answer was lost, once, as its answer would have", async () => {
+      const who = user("sweptAnswerLost");
+      const payment = await paid(who);
+      const [asked] = await t.database.db
+        .insert(refunds)
+        .values({ paymentId: payment.id, amountMinor: payment.amountMinor, actorId: user("admin").id })
+        .returning();
+      if (!asked) throw new Error("no refund row");
+      await backdate(asked.id);
+      // Paystack took the request (our note names the refund); its answer never came back.
+      const atPaystack = await simulator(t, "/refund", { transaction: payment.reference, merchant_note: `Trading Academy refund ${asked.id}` });
+      expect(atPaystack.status).toBe(200);
+
+      expect(await sweep()).toMatchObject({ counted: 1 });
+      expect(await refundRows(t, payment.id)).toMatchObject([{ id: asked.id, status: "pending", gatewayId: String(atPaystack.body.data.id) }]);
+      expect(await paymentRow(t, payment.reference)).toMatchObject({ status: "refunded", refundedMinor: payment.amountMinor });
+      expect(await me(t, who.cookie)).toMatchObject({ plan: "legacyFree" });
+      expect((await auditEntries(t, who.id)).filter((entry) => entry.action === "payment.refunded")).toHaveLength(1);
+      expect(await sweep()).toMatchObject({ counted: 0, updated: 0 });
+    });
+
+    it("change nothing while Paystack does not answer", async () => {
+      const who = user("sweptGatewayDown");
+      const payment = await paid(who);
+      const before = await snapshot(who);
+      const [waiting] = await t.database.db
+        .insert(refunds)
+        .values({ paymentId: payment.id, amountMinor: payment.amountMinor, actorId: user("admin").id })
+        .returning();
+      if (!waiting) throw new Error("no refund row");
+      await backdate(waiting.id);
+      const unreachable = createPaystackClient({ apiUrl: "http://127.0.0.1:9", secretKey: "sk_test_unreachable" });
+
+      expect(await sweep(unreachable)).toMatchObject({ unavailable: 1 });
+      expect(await refundRows(t, payment.id)).toMatchObject([{ id: waiting.id, status: "pending", gatewayId: null }]);
+      await expectUnchanged(who, payment, before);
     });
   });
 

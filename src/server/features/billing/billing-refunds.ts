@@ -21,7 +21,7 @@ export const REFUND_JOB = "billing.refund";
  * for this long; Paystack answers in seconds, so an older one was left by a crash, and Paystack
  * itself refuses a refund of more than is left of a transaction.
  */
-const IN_FLIGHT_MS = 10 * 60_000;
+export const IN_FLIGHT_MS = 10 * 60_000;
 
 type Payment = typeof payments.$inferSelect;
 type Refund = typeof refunds.$inferSelect;
@@ -294,7 +294,7 @@ async function findRefund(tx: Tx, paymentId: string, data: RefundEventData, outc
  * Paystack repeats events until answered: each changes things once.
  */
 export async function handleRefundEvent(
-  deps: Pick<BillingDeps, "db" | "log">,
+  deps: Pick<BillingDeps, "db"> & { log: { warn(details: object, message: string): void; error(details: object, message: string): void } },
   event: RefundWebhookEvent,
   now: Date,
 ): Promise<"counted" | "updated" | "ignored"> {
