@@ -84,7 +84,7 @@ type Listing = { page: number; pageSize: number; total: number; users: AdminUser
 
 describe("the admin Users tab", () => {
   let t: TestApp;
-  let user: (key: "admin" | "learner" | "demoted" | "progressLearner") => TestUser;
+  let user: (key: "admin" | "learner" | "demoted" | "progressLearner" | "queued") => TestUser;
 
   beforeAll(async () => {
     t = await createTestApp();
