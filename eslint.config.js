@@ -19,10 +19,14 @@ const SEAMS = {
     "users/users.service.ts",
     // Learning is the one writer of a learner's progress; the admin's edit goes through it.
     "learning/progress.ts",
+    // The admin's Edit Progress shows a learner's quiz as passed or not by learning's own rule.
+    "learning/completion.ts",
   ],
   web: [
     // The program cards, shown on the home page as on the programs page.
     "learning/program-cards.tsx",
+    // A lesson's question thread, shown under the lesson and in the admin's Questions tab.
+    "learning/lesson-questions.tsx",
   ],
 };
 

@@ -83,12 +83,65 @@ test.describe("as a signed-in learner", () => {
     await page.close();
   });
 
+  test("the course player at a lesson's own address, with Previous and Next, has no violations", async () => {
+    const page = await open("/program/beginner");
+    const curriculum = page.getByRole("navigation", { name: "Course content" });
+    // The earlier check watched the first lesson, so the course opened at the second.
+    await curriculum.getByRole("link", { name: /^Section 3:/ }).click();
+    await expect(page.getByRole("heading", { level: 2, name: /^Section 3:/ })).toBeFocused();
+    await page.reload();
+    await settle(page);
+    const pager = page.getByRole("navigation", { name: "Previous and next lesson" });
+    await expect(pager.getByRole("link", { name: /^Previous/ })).toBeVisible();
+    await expectNoAxeViolations(page, "a lesson of /program/beginner, opened at its address");
+    await page.close();
+  });
+
+  test("the course player at 360 px, the curriculum folded and open, has no violations", async () => {
+    const page = await learner.newPage();
+    await page.setViewportSize({ width: 360, height: 740 });
+    await page.goto("/program/beginner");
+    await settle(page);
+    const curriculum = page.getByRole("navigation", { name: "Course content" });
+    await expect(curriculum.getByText(/^Course content \(/)).toBeVisible();
+    await expectNoAxeViolations(page, "the player at 360 px, the curriculum folded");
+    await curriculum.getByText(/^Course content \(/).click();
+    await expect(curriculum.getByRole("link", { name: /^Section 2:/ })).toBeVisible();
+    await expectNoAxeViolations(page, "the player at 360 px, the curriculum open");
+    await page.close();
+  });
+
+  test("a lesson address that is not a lesson has no violations", async () => {
+    const page = await open("/program/beginner/not-a-lesson");
+    await expect(page.getByRole("heading", { name: "This video is not part of the program." })).toBeVisible();
+    await expectNoAxeViolations(page, "/program/beginner/not-a-lesson");
+    await page.close();
+  });
+
+  test("the home page with the learner's Continue card has no violations", async () => {
+    const page = await open("/");
+    await expect(page.getByRole("region", { name: /learning$/ })).toBeVisible();
+    await expectNoAxeViolations(page, "/ signed in, with the Continue card");
+    await page.close();
+  });
+
   test("/program/intermediate, refused with the premium message, has no violations", async () => {
     const page = await open("/program/intermediate");
     await expect(page.getByRole("main").getByText("Available to Premium users only")).toBeVisible();
     // The toast says it too, and is checked with the page.
     await expect(page.locator("[data-sonner-toast]")).toBeVisible();
     await expectNoAxeViolations(page, "/program/intermediate refused");
+    await page.close();
+  });
+
+  test("/account with the delete confirmation open, and its error shown, has no violations", async () => {
+    const page = await open("/account");
+    await page.getByRole("button", { name: "Delete Account" }).click();
+    const dialog = page.getByRole("dialog", { name: "Delete your account?" });
+    await dialog.getByRole("button", { name: "Delete My Account" }).click();
+    await expect(dialog.getByRole("alert")).toBeVisible();
+    await expectNoAxeViolations(page, "/account, deleting");
+    await dialog.getByRole("button", { name: "Cancel" }).click();
     await page.close();
   });
 
@@ -121,6 +174,31 @@ test.describe("as a signed-in learner", () => {
     await expect(checkout.getByRole("button", { name: "Pay" })).toBeVisible();
     await expectNoAxeViolations(page, "/subscription with the checkout open");
     await checkout.getByRole("button", { name: "Close" }).click();
+    await page.close();
+  });
+
+  // Last of this learner's checks: it completes the Beginner program.
+  test("the completed program, its moment in the player and its own step, has no violations", async () => {
+    const page = await open("/program/beginner");
+    const curriculum = page.getByRole("navigation", { name: "Course content" });
+    for (const section of [1, 2, 3]) {
+      await curriculum.getByRole("link", { name: new RegExp(`^Section ${section}:`) }).click();
+      await expect(page.getByRole("heading", { level: 2, name: new RegExp(`^Section ${section}:`) })).toBeFocused();
+      const mark = page.getByRole("button", { name: "Mark as Watched" });
+      if (await mark.isVisible()) await mark.click();
+      await expect(page.getByRole("button", { name: "Watched" })).toBeVisible();
+    }
+    await curriculum.getByRole("link", { name: /^Quiz/ }).click();
+    const questions = page.locator(".quiz-question");
+    for (const [index, letter] of ["A", "B", "C"].entries()) {
+      await questions.nth(index).getByRole("button", { name: new RegExp(`^${letter}\\)`) }).click();
+      await expect(questions.nth(index).getByRole("status")).toHaveText("Correct");
+    }
+    await expect(page.locator(".completion-moment")).toBeVisible();
+    await expectNoAxeViolations(page, "the player with the completion moment");
+    await curriculum.getByRole("link", { name: /^Program complete/ }).click();
+    await expect(page.locator(".completion-moment")).toBeFocused();
+    await expectNoAxeViolations(page, "/program/beginner/complete");
     await page.close();
   });
 });
@@ -178,7 +256,7 @@ test.describe("as an admin", () => {
     await expect(row).toHaveCount(1);
     await row.getByRole("button", { name: "Edit Progress" }).click();
     const dialog = page.getByRole("dialog", { name: `Edit Progress for ${adminEmail}` });
-    await expect(dialog.getByRole("textbox").first()).toBeVisible();
+    await expect(dialog.getByRole("checkbox").first()).toBeVisible();
     await expectNoAxeViolations(page, "the open Edit Progress modal");
     await page.close();
   });

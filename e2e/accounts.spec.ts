@@ -51,14 +51,32 @@ test.describe("MQL5 sign-in through the stand-in", () => {
     await expect(page.getByRole("button", { name: /account menu/ })).toHaveText(/^T/);
   });
 
-  test("Cancel comes back to /login with the MQL5 failure message", async ({ page }, testInfo) => {
+  test("Cancel comes back to /login saying so in words, and MQL5 can be tried again", async ({ page }, testInfo) => {
     await page.goto("/login");
     await startProviderSignIn(page, "Sign in with MQL5", testInfo);
     await expect(page).toHaveURL(/\/dev\/fakes\/mql5\//);
     await page.getByRole("button", { name: "Cancel" }).click();
 
     await expect(page).toHaveURL(/\/login\?/);
-    await expect(alert(page)).toHaveText("MQL5 login failed: access_denied");
+    await expect(alert(page)).toHaveText("Sign in was cancelled");
+    await expectSignedOutHeader(page);
+    await startProviderSignIn(page, "Sign in with MQL5", testInfo);
+    await expect(page).toHaveURL(/\/dev\/fakes\/mql5\//);
+  });
+
+  test("an email that already has a password account is refused in words, not a code", async ({ page, request }, testInfo) => {
+    const email = uniqueEmail(testInfo);
+    await registerAndVerify(page, request, { email });
+
+    await page.goto("/login");
+    await startProviderSignIn(page, "Sign in with MQL5", testInfo);
+    await page.getByLabel("MQL5 login").fill(`trader${Date.now()}`);
+    await page.getByLabel("Email", { exact: true }).fill(email);
+    await page.getByRole("button", { name: "Continue" }).click();
+
+    await expect(page).toHaveURL(/\/login\?/);
+    await expect(alert(page)).toHaveText("An account already exists with the same email but different sign-in credentials.");
+    await expect(page.getByRole("main")).not.toContainText("account_not_linked");
     await expectSignedOutHeader(page);
   });
 });
@@ -317,6 +335,145 @@ test.describe("Google sign-in through the stand-in", () => {
       "An account already exists with the same email but different sign-in credentials.",
     );
     await expectSignedOutHeader(page);
+  });
+});
+
+test.describe("a provider's return that matches no sign-in", () => {
+  test("two tabs: the older one comes back to /login saying to try again, and trying again works", async ({ page, context }, testInfo) => {
+    const email = uniqueEmail(testInfo);
+    await page.goto("/login");
+    await startProviderSignIn(page, "Sign in with Google", testInfo);
+    await expect(page).toHaveURL(/\/dev\/fakes\/google\/authorize\?/);
+    // A second tab starts another sign-in: the browser now remembers that one.
+    const second = await context.newPage();
+    await second.goto("/login");
+    await startProviderSignIn(second, "Sign in with Google", testInfo);
+    await expect(second).toHaveURL(/\/dev\/fakes\/google\/authorize\?/);
+    await second.close();
+
+    await page.getByLabel("Email", { exact: true }).fill(email);
+    await page.getByRole("button", { name: "Continue" }).click();
+    await expect(page).toHaveURL(/\/login\?/);
+    await expect(alert(page)).toHaveText("That sign-in had expired or was started again in another tab. Please try again.");
+    await expectSignedOutHeader(page);
+
+    await startProviderSignIn(page, "Sign in with Google", testInfo);
+    await page.getByLabel("Email", { exact: true }).fill(email);
+    await page.getByRole("button", { name: "Continue" }).click();
+    await expect(page).toHaveURL("/");
+    await expectSignedInHeader(page);
+  });
+
+  test("a stale return and the auth library's error page both land on the branded login page", async ({ page }) => {
+    await page.goto("/api/auth/callback/google?state=from-last-week&code=stale");
+    await expect(page).toHaveURL(/\/login\?error=state_mismatch$/);
+    await expect(page.getByRole("heading", { level: 1, name: "Login" })).toBeVisible();
+    await expect(alert(page)).toHaveText("That sign-in had expired or was started again in another tab. Please try again.");
+    await expect(page.getByRole("button", { name: "Sign in with Google" })).toBeEnabled();
+
+    await page.goto("/api/auth/error?error=unable_to_get_user_info");
+    await expect(page).toHaveURL(/\/login\?error=unable_to_get_user_info$/);
+    await expect(alert(page)).toHaveText("Authentication failed. Please try again.");
+  });
+});
+
+test.describe("a Google account whose email Google has not verified", () => {
+  test("is told to verify it, gets the link by mail, and is signed in once it is verified", async ({ page, request }, testInfo) => {
+    const email = uniqueEmail(testInfo);
+    const signInUnverified = async () => {
+      await startProviderSignIn(page, "Sign in with Google", testInfo);
+      await page.getByLabel("Email", { exact: true }).fill(email);
+      await page.getByLabel("Name").fill("Abena Ofori");
+      await page.getByLabel("Email verified").uncheck();
+      await page.getByRole("button", { name: "Continue" }).click();
+    };
+    await page.goto("/login");
+    await signInUnverified();
+
+    await expect(page).toHaveURL(/\/login\?/);
+    await expect(alert(page)).toHaveText(
+      "Your Google account's email address is not verified yet. We sent a verification link to it: open the link, then sign in with Google again.",
+    );
+    await expectSignedOutHeader(page);
+    const link = await readLinkFromMail(request, email, "/verify-email");
+    await page.goto(link);
+    await expect(status(page)).toHaveText("Email verified successfully!");
+    await page.getByRole("link", { name: "Go to Login now" }).click();
+
+    await signInUnverified();
+    await expect(page).toHaveURL("/");
+    await expectSignedInHeader(page);
+  });
+});
+
+test.describe("signed-in visitors to /login and /register", () => {
+  test("go where they were headed, or home", async ({ page, context, request }, testInfo) => {
+    await signedInAccount(context, request, { email: uniqueEmail(testInfo) });
+    await page.goto("/login?redirect=%2Fabout");
+    await expect(page).toHaveURL("/about");
+    await page.goto("/register?redirect=%2Fcontact");
+    await expect(page).toHaveURL("/contact");
+    await page.goto("/login");
+    await expect(page).toHaveURL("/");
+    await page.goto("/register");
+    await expect(page).toHaveURL("/");
+    await expectSignedInHeader(page);
+  });
+});
+
+test.describe("password fields", () => {
+  test("show and hide the password from the keyboard, on login, sign-up and reset", async ({ page }) => {
+    for (const [path, label] of [
+      ["/login", "Password"],
+      ["/register", "Confirm Password"],
+      ["/reset-password?token=x", "New Password"],
+    ] as const) {
+      await page.goto(path);
+      const input = page.getByRole("main").getByLabel(label, { exact: true });
+      await input.fill("Secret-Words-9");
+      await expect(input).toHaveAttribute("type", "password");
+      await input.focus();
+      await page.keyboard.press("Tab");
+      const toggle = page.getByRole("main").getByRole("button", { name: "Show password" }).and(page.locator(":focus"));
+      await expect(toggle).toHaveAttribute("aria-pressed", "false");
+      await page.keyboard.press("Space");
+      await expect(input).toHaveAttribute("type", "text");
+      await expect(toggle).toHaveAttribute("aria-pressed", "true");
+      await expect(input).toHaveValue("Secret-Words-9");
+      await page.keyboard.press("Enter");
+      await expect(input).toHaveAttribute("type", "password");
+    }
+  });
+});
+
+test.describe("toasts", () => {
+  test("say nothing the page already says after registering", async ({ page }, testInfo) => {
+    await page.goto("/register");
+    await fillRegistration(page, { name: "Kwame Mensah", email: uniqueEmail(testInfo), password: DEFAULT_PASSWORD, confirm: DEFAULT_PASSWORD });
+    await expect(status(page)).toHaveText("Registration successful! Please check your email to verify your account.");
+    await page.waitForTimeout(500);
+    await expect(page.locator("[data-sonner-toast]")).toHaveCount(0);
+  });
+
+  test.describe("at 360 px", () => {
+    test.use({ viewport: { width: 360, height: 740 } });
+
+    test("a toast does not cover the page's heading", async ({ page, request }, testInfo) => {
+      const email = uniqueEmail(testInfo);
+      await registerAndVerify(page, request, { email });
+      await page.goto("/login?redirect=%2Fabout");
+      await logIn(page, email, DEFAULT_PASSWORD);
+      await expect(page).toHaveURL("/about");
+      const toast = page.locator("[data-sonner-toast]").filter({ hasText: "Login successful!" });
+      await expect(toast).toBeVisible();
+      // Sonner's entrance animation: measure where the toast comes to rest.
+      await page.waitForTimeout(600);
+      const heading = await page.getByRole("heading", { level: 1 }).boundingBox();
+      const box = await toast.boundingBox();
+      expect(heading && box).toBeTruthy();
+      if (heading && box) expect(box.y >= heading.y + heading.height || box.y + box.height <= heading.y).toBe(true);
+      await page.screenshot({ path: "test-results/screens/toast-360.png" });
+    });
   });
 });
 

@@ -95,7 +95,8 @@ test("an admin rebuilds the Advanced program with two modules and a quiz, and an
   const learner = await learnerContext.newPage();
   await learner.goto("/program/advanced");
   await expect(learner.getByRole("heading", { name: "Section 1: Position sizing" })).toBeVisible();
-  await expect(learner.getByRole("heading", { name: "Section 2: Keeping a trading journal" })).toBeVisible();
+  const curriculum = learner.getByRole("navigation", { name: "Course content" });
+  await expect(curriculum.getByRole("link", { name: /^Section 2: Keeping a trading journal/ })).toBeVisible();
   await learner.getByRole("button", { name: "Mark as Watched" }).first().click();
   const question = learner.locator(".quiz-question").first();
   await expect(question).toContainText("How much of your account should one trade risk?");
@@ -169,4 +170,42 @@ test("an admin exports the users as CSV", async ({ page, context, request }, tes
   expect(lines[0]).toBe("Email,UID,SubscriptionPlan,Provider,Status,SubscriptionEnd,LastActive");
   const mine = lines.find((line) => line.startsWith(`${adminEmail},`));
   expect(mine).toMatch(new RegExp(`^${adminEmail.replace(/[.+]/g, "\\$&")},[^,]+,admin,email,inactive,N/A,\\d{4}-\\d{2}-\\d{2}$`));
+});
+
+test("an admin ticks a learner's watched videos in Edit Progress, and the learner sees them", async ({ page, context, browser, request }, testInfo) => {
+  await signedInAdmin(context, request, uniqueEmail(`admin ${testInfo.title}`));
+  const learnerEmail = uniqueEmail(`learner ${testInfo.title}`);
+  const learnerContext = await browser.newContext();
+  await signedInAccount(learnerContext, request, { email: learnerEmail });
+
+  await page.goto("/admin?tab=users");
+  await page.getByLabel("Search by email").fill(learnerEmail);
+  await row(page, learnerEmail).getByRole("button", { name: "Edit Progress" }).click();
+  const dialog = page.getByRole("dialog", { name: `Edit Progress for ${learnerEmail}` });
+  const beginner = dialog.getByRole("group", { name: "Beginner Program" });
+  // Each video by its title as learners see it, and the quiz as the learner left it; no JSON.
+  await expect(beginner.getByRole("checkbox")).toHaveCount(3);
+  await expect(beginner.getByRole("checkbox", { name: "Section 1: Welcome to the markets" })).not.toBeChecked();
+  await expect(beginner).toContainText("Quiz: Beginner Program Quiz, not passed (0 of");
+  await expect(dialog.getByRole("textbox")).toHaveCount(0);
+
+  await beginner.getByRole("checkbox", { name: "Section 1: Welcome to the markets" }).check();
+  await beginner.getByRole("checkbox", { name: "Section 3: Support and resistance" }).check();
+  await dialog.getByRole("button", { name: "Save" }).click();
+  await expectToast(page, "User progress updated!");
+  await expect(dialog).toHaveCount(0);
+
+  await row(page, learnerEmail).getByRole("button", { name: "Edit Progress" }).click();
+  await expect(beginner.getByRole("checkbox", { name: "Section 1: Welcome to the markets" })).toBeChecked();
+  await expect(beginner.getByRole("checkbox", { name: "Section 2: Reading candlestick charts" })).not.toBeChecked();
+  await page.keyboard.press("Escape");
+
+  const learner = await learnerContext.newPage();
+  await learner.goto("/program");
+  // Videos 1 and 3 watched: the next one is the second.
+  await expect(learner.getByRole("main")).toContainText("Continue: Reading candlestick charts");
+  await learnerContext.close();
+
+  await page.getByRole("tab", { name: /^Audit/ }).click();
+  await expect(row(page, learnerEmail).first()).toContainText("progress.edited");
 });

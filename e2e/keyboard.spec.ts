@@ -146,21 +146,35 @@ test("a learner registers, logs in, studies, answers the quiz and opens the chec
   const beginner = page.locator(".program-card").filter({ hasText: "Beginner Program" });
   await tabTo(page, beginner.getByRole("button", { name: "Start" }));
   await page.keyboard.press("Enter");
-  await expect(page).toHaveURL("/program/beginner");
+  await expect(page).toHaveURL(/^[^?#]*\/program\/beginner\/[0-9a-f-]{36}$/);
   await expect(page.getByText("0 of 3 videos watched")).toBeVisible();
 
   // Mark the first video watched with Space; the quiz unlocks; answer its first question with Enter.
-  const first = page.getByRole("listitem").filter({ has: page.getByRole("heading", { name: /^Section 1:/ }) });
-  await tabTo(page, first.getByRole("button", { name: "Mark as Watched" }));
+  const lesson = page.getByRole("article");
+  await expect(lesson.getByRole("heading", { name: /^Section 1:/ })).toBeVisible();
+  await tabTo(page, lesson.getByRole("button", { name: "Mark as Watched" }));
   await page.keyboard.press("Space");
-  await expect(first.getByRole("button", { name: "Watched" })).toBeVisible();
-  await expect(first.getByRole("button", { name: "Watched" })).toBeFocused();
+  await expect(lesson.getByRole("button", { name: "Watched" })).toBeVisible();
+  await expect(lesson.getByRole("button", { name: "Watched" })).toBeFocused();
   await expect(page.getByText("1 of 3 videos watched")).toBeVisible();
   const question = page.locator(".quiz-question").first();
   await tabTo(page, question.getByRole("button", { name: /^A\)/ }));
   await page.keyboard.press("Enter");
   await expect(question.getByRole("status")).toHaveText("Correct");
   await expect(question.getByRole("button", { name: /^A\)/ })).toHaveAttribute("aria-pressed", "true");
+
+  // Back up to the curriculum, to the second lesson: it opens with the focus on its heading, and the
+  // curriculum marks it as the current one.
+  const curriculum = page.getByRole("navigation", { name: "Course content" });
+  const second = curriculum.getByRole("link", { name: /^Section 2:/ });
+  await tabTo(page, second, { key: "Shift+Tab" });
+  await page.keyboard.press("Enter");
+  await expect(lesson.getByRole("heading", { name: /^Section 2:/ })).toBeFocused();
+  await expect(second).toHaveAttribute("aria-current", "page");
+  // On through the lesson to Next, and to the third lesson.
+  await tabTo(page, page.getByRole("link", { name: /^Next:/ }));
+  await page.keyboard.press("Enter");
+  await expect(lesson.getByRole("heading", { name: /^Section 3:/ })).toBeFocused();
 
   // Back up to the header with Shift+Tab, to Subscription.
   await tabTo(page, nav.getByRole("link", { name: "Subscription" }), { key: "Shift+Tab" });

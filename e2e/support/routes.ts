@@ -10,8 +10,14 @@ import { routesFor, type AppRoute, type ParamRouteId, type RouteId } from "../..
 const OPEN_AT: Record<ParamRouteId, readonly string[]> & Partial<Record<RouteId, readonly string[]>> = {
   resetPassword: ["/reset-password?token=x"],
   track: ["/program/beginner", "/program/intermediate"],
+  // A lesson's own address is a module id, made when the programs are seeded: one that is not a
+  // lesson shows the player with the way on. The browser suites open real lessons from the player.
+  lesson: ["/program/beginner/not-a-lesson"],
   // A reference the learner has not paid: the page says there is no such receipt.
   receipt: ["/subscription/receipts/LTF-INTERMEDIATE-1"],
+  // A number never issued: the "no such certificate" page. A real one is checked where a learner
+  // earns it (e2e/certificates.spec.ts).
+  certificate: ["/certificates/TA-0000000000"],
 };
 const addressesOf = ({ id, path }: AppRoute) => OPEN_AT[id] ?? [path];
 
@@ -30,4 +36,4 @@ export const LEARNER_PAGES = [
 ];
 
 /** The admin console's tabs, each opened as `/admin?tab={tab}`. */
-export const ADMIN_TABS = ["programs", "users", "waitlist", "payments", "audit", "messages"];
+export const ADMIN_TABS = ["programs", "users", "waitlist", "payments", "audit", "messages", "questions", "mentorship"];

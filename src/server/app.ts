@@ -12,6 +12,7 @@ import { createAuth, type Auth } from "./auth/auth.ts";
 import { operatorRoutes } from "./cli/operator.routes.ts";
 import { authRoutes } from "./auth/auth.routes.ts";
 import { accountsRoutes } from "./features/accounts/accounts.routes.ts";
+import { ACCOUNT_DELETED_JOB, createAccountJobHandlers, deleteAccount } from "./features/accounts/account-deletion.ts";
 import { adminRoutes } from "./features/admin/admin.routes.ts";
 import { createMailer, type Mailer } from "./integrations/mail.ts";
 import { databaseRateLimitStore } from "./plugins/rate-limit-store.ts";
@@ -22,6 +23,12 @@ import type { ChannelListener } from "./db/listener.ts";
 import { CONTACT_FORWARD_JOB } from "./features/contact/contact.service.ts";
 import { contactRoutes } from "./features/contact/contact.routes.ts";
 import { learningRoutes } from "./features/learning/learning.routes.ts";
+import { CERTIFICATE_JOB, certificatePageExists, createCertificateJobHandler } from "./features/learning/certificates.ts";
+import { certificateRoutes } from "./features/learning/certificates.routes.ts";
+import { MENTORSHIP_JOB } from "./features/support/mentorship.service.ts";
+import { LESSON_ANSWER_JOB } from "./features/support/questions.service.ts";
+import { createSupportJobHandlers } from "./features/support/support-emails.ts";
+import { supportRoutes } from "./features/support/support.routes.ts";
 import { startProgress } from "./features/learning/progress.ts";
 import { createBillingJobHandlers } from "./features/billing/billing-emails.ts";
 import { billingRoutes } from "./features/billing/billing.routes.ts";
@@ -115,6 +122,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 
   const mailer = createMailer({ env, db: database.db, log: app.log });
   const billingEmails = createBillingJobHandlers({ db: database.db, mailer, appUrl: env.appUrl });
+  const accountEmails = createAccountJobHandlers({ mailer, appUrl: env.appUrl });
+  const supportEmails = createSupportJobHandlers({ db: database.db, mailer, appUrl: env.appUrl });
   const paystack = paystackClientFor(env.paystack);
   // Reconciliation counts on /metrics; the metrics are made below, once every job kind is known.
   const paymentServices = () => ({ paystack, metrics, log: app.log });
@@ -126,6 +135,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     [RECEIPT_JOB]: billingEmails.receipt,
     [EXPIRY_REMINDER_JOB]: billingEmails.expiryReminder,
     [REFUND_JOB]: billingEmails.refund,
+    [CERTIFICATE_JOB]: createCertificateJobHandler({ db: database.db, mailer, appUrl: env.appUrl }),
+    [ACCOUNT_DELETED_JOB]: accountEmails.deleted,
+    [LESSON_ANSWER_JOB]: supportEmails.lessonAnswer,
+    [MENTORSHIP_JOB]: supportEmails.mentorship,
     // Queued by the payment-reconciliation schedule (schedules.ts); Paystack is asked outside it.
     [RECONCILE_JOB]: async () => {
       const services = { db: database.db, ...paymentServices() };
@@ -153,6 +166,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       log: app.log,
       // Every account starts with the Beginner program's progress entry (docs/data.md, "Learning").
       onUserCreated: [(user) => startProgress(database.db, user.id)],
+      // What a deletion keeps, anonymised, and removes (docs/accounts.md, "Deleting an account").
+      deleteAccount: (user) => deleteAccount(database.db, user.id, new Date()),
     }),
   );
   app.decorateRequest("user", null);
@@ -168,12 +183,18 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(catalogRoutes);
   await app.register(contactRoutes);
   await app.register(learningRoutes);
+  await app.register(certificateRoutes);
+  await app.register(supportRoutes);
   await app.register(billingRoutes({ db: database.db, env, log: app.log, paystack, metrics }));
   await app.register(adminRoutes);
   if (options.operatorToken) await app.register(operatorRoutes(options.operatorToken, database.dumpDataDir, paymentServices()));
   if (options.developmentTools && !env.isProduction) await options.developmentTools(app);
 
-  await registerSpa(app, { serveWeb: options.serveWeb ?? true });
+  await registerSpa(app, {
+    serveWeb: options.serveWeb ?? true,
+    // An unknown certificate number is a page that does not exist (docs/product.md, "Completion and certificates").
+    pageExists: (pathname) => certificatePageExists(database.db, pathname),
+  });
 
   // Several instances on one PostgreSQL: an admin change on any of them clears every cache. The
   // listening connection opens when the app is ready, after start-up has waited for the database.

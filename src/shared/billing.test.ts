@@ -6,7 +6,9 @@ import {
   paymentReference,
   remainingDays,
   remainingDaysLabel,
+  subscriptionPaymentOutcome,
 } from "./billing.ts";
+import { paymentOutcomeMessage } from "./contracts/billing.ts";
 
 const at = (iso: string) => new Date(iso);
 const DAY = 24 * 60 * 60 * 1000;
@@ -90,5 +92,24 @@ describe("checkEligibility", () => {
   });
   it("has nothing to sell to an administrator", () => {
     expect(checkEligibility({ plan: "admin", subscriptionEnd: null }, "advanced", now).canChange).toBe(false);
+  });
+});
+
+describe("subscriptionPaymentOutcome (docs/subscriptions.md, Paid time is never lost)", () => {
+  it("calls a month of the plan held a renewal, of a lower plan queued, and anything else an upgrade", () => {
+    expect(subscriptionPaymentOutcome("intermediate", "intermediate")).toBe("renewed");
+    expect(subscriptionPaymentOutcome("advanced", "intermediate")).toBe("queued");
+    expect(subscriptionPaymentOutcome("intermediate", "advanced")).toBe("success");
+    expect(subscriptionPaymentOutcome("legacyFree", "intermediate")).toBe("success");
+    expect(subscriptionPaymentOutcome(null, "advanced")).toBe("success");
+  });
+
+  it("has a sentence for each outcome on the program list, the spec's for an upgrade", () => {
+    expect(paymentOutcomeMessage("success")).toBe("Payment verified! Your plan has been upgraded.");
+    expect(paymentOutcomeMessage("renewed")).toMatch(/renewed/);
+    expect(paymentOutcomeMessage("renewed")).not.toMatch(/upgraded/);
+    expect(paymentOutcomeMessage("queued")).not.toMatch(/upgraded/);
+    expect(paymentOutcomeMessage("toString")).toBeNull();
+    expect(paymentOutcomeMessage(null)).toBeNull();
   });
 });

@@ -1,5 +1,5 @@
 // Money and subscription rules that both sides read. Pure: no I/O, "now" always passed in.
-import type { PaidPlan, Plan } from "./plans.ts";
+import { PLAN_RANK, type PaidPlan, type Plan } from "./plans.ts";
 
 /** docs/subscriptions.md, "Pricing": subscription prices when the program has none. */
 export const DEFAULT_SUBSCRIPTION_USD: Record<PaidPlan, number> = { intermediate: 35, advanced: 50 };
@@ -100,4 +100,17 @@ export function checkEligibility(
     reason: `You can renew or change your plan in the last ${RENEWAL_WINDOW_DAYS} days of your current month (in ${daysToWait} ${daysToWait === 1 ? "day" : "days"}).`,
     daysToWait,
   };
+}
+
+/** What a subscription payment does to the plan: `success` is the upgrade (the original's word). */
+export type SubscriptionPaymentOutcome = "success" | "renewed" | "queued";
+
+/**
+ * docs/subscriptions.md, "Paid time is never lost": a month of the plan already held is a renewal,
+ * a month of a lower plan waits after the current one, anything else is an upgrade that starts now.
+ */
+export function subscriptionPaymentOutcome(current: Plan | null, bought: PaidPlan): SubscriptionPaymentOutcome {
+  if (current === bought) return "renewed";
+  if (current !== null && PLAN_RANK[current] > PLAN_RANK[bought]) return "queued";
+  return "success";
 }

@@ -1,5 +1,13 @@
 import { describe, expect, it } from "vitest";
-import { isClientRoute, ROUTE_ACCESS, ROUTES, routesFor } from "./routes.ts";
+import {
+  documentTitle,
+  isClientRoute,
+  NOT_FOUND_TITLE,
+  routeAt,
+  ROUTE_ACCESS,
+  ROUTES,
+  routesFor,
+} from "./routes.ts";
 
 describe("the route table", () => {
   it("names each page once, by id and by path", () => {
@@ -12,14 +20,38 @@ describe("the route table", () => {
     expect(routesFor("user").map(({ path }) => path)).toEqual([
       "/program",
       "/program/:track",
+      "/program/:track/:lesson",
       "/subscription",
       "/subscription/receipts/:reference",
+      "/account",
+      "/mentorship",
     ]);
     expect(routesFor("admin").map(({ path }) => path)).toEqual(["/admin"]);
   });
 
   it("gives every page exactly one access", () => {
     expect(ROUTE_ACCESS.flatMap(routesFor)).toHaveLength(ROUTES.length);
+  });
+});
+
+// docs/product.md, "Page titles": tabs, history, bookmarks and screen readers tell pages apart.
+describe("page titles and descriptions", () => {
+  it("gives every page, and the not-found page, a title of its own", () => {
+    const titles = [...ROUTES.map(({ title }) => documentTitle(title)), documentTitle(NOT_FOUND_TITLE)];
+    expect(new Set(titles).size).toBe(titles.length);
+    expect(titles).toContain("Programs · Trading Academy");
+  });
+
+  it("describes every public page, each in its own words", () => {
+    const descriptions = routesFor("public").map((route) => ("description" in route ? route.description : ""));
+    expect(descriptions.every((description) => description.length >= 30 && description.length <= 160)).toBe(true);
+    expect(new Set(descriptions).size).toBe(descriptions.length);
+  });
+
+  it("finds the route of an address, parameters and a trailing slash included", () => {
+    expect(routeAt("/program/beginner")?.id).toBe("track");
+    expect(routeAt("/about/")?.id).toBe("about");
+    expect(routeAt("/nope")).toBeUndefined();
   });
 });
 
@@ -31,7 +63,8 @@ describe("isClientRoute", () => {
   it("knows a page with a parameter by any value of it", () => {
     expect(isClientRoute("/program/beginner")).toBe(true);
     expect(isClientRoute("/program/beginner/")).toBe(true);
-    expect(isClientRoute("/program/beginner/extra")).toBe(false);
+    expect(isClientRoute("/program/beginner/0b5e7a0e-7d1c-4f57-9a43-4c0f0d7e8a11")).toBe(true);
+    expect(isClientRoute("/program/beginner/lesson/extra")).toBe(false);
   });
 
   it.each([["/"], ["/about"], ["/contact"], ["/terms"], ["/privacy"], ["/chat"]])(

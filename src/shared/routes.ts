@@ -11,29 +11,138 @@ export const ROUTE_ACCESS = ["public", "user", "admin"] as const;
  */
 export type RouteAccess = (typeof ROUTE_ACCESS)[number];
 
-type RouteSpec = { readonly id: string; readonly path: `/${string}`; readonly access: RouteAccess };
+export const SITE_NAME = "Trading Academy";
+
+/** What the site is, in one sentence: the home page's description (index.html has it too). */
+export const SITE_DESCRIPTION =
+  "Trading Academy: learn to trade in three 4-week programs of videos and quizzes, from your first chart to professional strategies.";
+
+/**
+ * A page of the table. `title` names the page in the browser's tab, history and bookmarks
+ * (`documentTitle` adds the site's name); a public page also has a `description`, the meta
+ * description search engines and link previews show. A page may name itself more precisely once
+ * its data has loaded (`usePageTitle` in the browser: the program's name, the lesson's title).
+ */
+type RouteSpec = { readonly id: string; readonly path: `/${string}`; readonly title: string } & (
+  | { readonly access: "public"; readonly description: string }
+  | { readonly access: "user" | "admin" }
+);
 
 export const ROUTES = [
-  { id: "home", path: "/", access: "public" },
-  { id: "about", path: "/about", access: "public" },
-  { id: "contact", path: "/contact", access: "public" },
-  { id: "terms", path: "/terms", access: "public" },
-  { id: "privacy", path: "/privacy", access: "public" },
-  { id: "chat", path: "/chat", access: "public" },
-  { id: "login", path: "/login", access: "public" },
-  { id: "register", path: "/register", access: "public" },
-  { id: "forgotPassword", path: "/forgot-password", access: "public" },
-  { id: "resetPassword", path: "/reset-password", access: "public" },
-  { id: "verifyEmail", path: "/verify-email", access: "public" },
-  { id: "programList", path: "/program", access: "user" },
-  { id: "track", path: "/program/:track", access: "user" },
-  { id: "subscription", path: "/subscription", access: "user" },
+  {
+    id: "home",
+    path: "/",
+    access: "public",
+    title: "Learn to trade",
+    description: SITE_DESCRIPTION,
+  },
+  {
+    id: "about",
+    path: "/about",
+    access: "public",
+    title: "About",
+    description: "Who teaches at Trading Academy, how the programs are built, and what you will be able to do after each one.",
+  },
+  {
+    id: "contact",
+    path: "/contact",
+    access: "public",
+    title: "Contact",
+    description: "Send Trading Academy a message, or find our phone number and email address.",
+  },
+  {
+    id: "terms",
+    path: "/terms",
+    access: "public",
+    title: "Terms of Service",
+    description: "The terms for using Trading Academy and its programs.",
+  },
+  {
+    id: "privacy",
+    path: "/privacy",
+    access: "public",
+    title: "Privacy Policy",
+    description: "What Trading Academy keeps about you, why, and for how long.",
+  },
+  {
+    id: "chat",
+    path: "/chat",
+    access: "public",
+    title: "Support Chat",
+    description: "Chat with the Trading Academy team.",
+  },
+  {
+    id: "login",
+    path: "/login",
+    access: "public",
+    title: "Login",
+    description: "Sign in to Trading Academy with your email, Google or MQL5 to continue your program.",
+  },
+  {
+    id: "register",
+    path: "/register",
+    access: "public",
+    title: "Create your account",
+    description: "Create your Trading Academy account and start the free Beginner program.",
+  },
+  {
+    id: "forgotPassword",
+    path: "/forgot-password",
+    access: "public",
+    title: "Forgot Password",
+    description: "Get a link to reset your Trading Academy password.",
+  },
+  {
+    id: "resetPassword",
+    path: "/reset-password",
+    access: "public",
+    title: "Reset Password",
+    description: "Choose a new password for your Trading Academy account.",
+  },
+  {
+    id: "verifyEmail",
+    path: "/verify-email",
+    access: "public",
+    title: "Email Verification",
+    description: "Verify the email address of your Trading Academy account.",
+  },
+  { id: "programList", path: "/program", access: "user", title: "Programs" },
+  // The spec's address of a track opens its course player at the first unwatched lesson, at the
+  // lesson's own address (docs/product.md, "Lesson player").
+  { id: "track", path: "/program/:track", access: "user", title: "Program" },
+  { id: "lesson", path: "/program/:track/:lesson", access: "user", title: "Lesson" },
+  { id: "subscription", path: "/subscription", access: "user", title: "Subscription Plans" },
   // The receipt of one of the learner's own paid payments (the server answers only the owner).
-  { id: "receipt", path: "/subscription/receipts/:reference", access: "user" },
+  { id: "receipt", path: "/subscription/receipts/:reference", access: "user", title: "Receipt" },
+  // The person's own name, email, password, devices, and deleting the account (docs/accounts.md).
+  { id: "account", path: "/account", access: "user", title: "Your Account" },
+  // Advanced learners ask for a 1-on-1 session; others see what the plan includes (docs/product.md).
+  { id: "mentorship", path: "/mentorship", access: "user", title: "1-on-1 Mentorship" },
   // Public to view; paying asks for a login on the page itself (docs/product.md).
-  { id: "waitlist", path: "/join-waitlist", access: "public" },
-  { id: "waitlistSuccess", path: "/join-waitlist/success", access: "public" },
-  { id: "admin", path: "/admin", access: "admin" },
+  {
+    id: "waitlist",
+    path: "/join-waitlist",
+    access: "public",
+    title: "Join the Waitlist",
+    description: "Reserve your place in the next Intermediate or Advanced cohort of Trading Academy.",
+  },
+  {
+    id: "waitlistSuccess",
+    path: "/join-waitlist/success",
+    access: "public",
+    title: "You're on the Waitlist",
+    description: "Your place on the Trading Academy waitlist is reserved.",
+  },
+  // Anyone with the link checks a certificate; the server answers 404 for a number never issued
+  // (docs/product.md, "Completion and certificates").
+  {
+    id: "certificate",
+    path: "/certificates/:id",
+    access: "public",
+    title: "Certificate",
+    description: "Check that a Trading Academy certificate is genuine: who holds it, for which program, and when it was issued.",
+  },
+  { id: "admin", path: "/admin", access: "admin", title: "Admin Dashboard" },
 ] as const satisfies readonly RouteSpec[];
 
 export type AppRoute = (typeof ROUTES)[number];
@@ -42,12 +151,25 @@ export type RouteId = AppRoute["id"];
 /** The ids of the routes whose path has a parameter, such as `/program/:track`. */
 export type ParamRouteId = Extract<AppRoute, { path: `${string}:${string}` }>["id"];
 
+/** The title of a page not in the table. */
+export const NOT_FOUND_TITLE = "Page not found";
+
+/** What the browser's tab shows for a page titled `title`: "Programs · Trading Academy". */
+export function documentTitle(title: string): string {
+  return `${title} · ${SITE_NAME}`;
+}
+
+/** The route of the table that shows `pathname`, if any. */
+export function routeAt(pathname: string): AppRoute | undefined {
+  return ROUTES.find((_route, index) => patterns[index]?.test(pathname));
+}
+
 /** The routes with the given access, in table order. */
 export function routesFor(access: RouteAccess): AppRoute[] {
   return ROUTES.filter((route) => route.access === access);
 }
 
-const patterns = ROUTES.map(({ path }) => new RegExp(`^${path.replace(/:[a-z]+/g, "[^/]+")}/?$`));
+const patterns = ROUTES.map(({ path }) => new RegExp(`^${path.replace(/:[A-Za-z]+/g, "[^/]+")}/?$`));
 
 export function isClientRoute(pathname: string): boolean {
   return patterns.some((pattern) => pattern.test(pathname));

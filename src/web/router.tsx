@@ -39,8 +39,12 @@ const PAGES: Record<RouteId, Page> = {
   waitlistSuccess: lazyPage(() => import("./features/billing/waitlist-success-page.tsx"), (m) => m.WaitlistSuccessPage),
   programList: lazyPage(() => import("./features/learning/program-list-page.tsx"), (m) => m.ProgramListPage),
   track: lazyPage(() => import("./features/learning/track-page.tsx"), (m) => m.TrackPage),
+  lesson: lazyPage(() => import("./features/learning/track-page.tsx"), (m) => m.LessonPage),
   subscription: lazyPage(() => import("./features/billing/subscription-page.tsx"), (m) => m.SubscriptionPage),
   receipt: lazyPage(() => import("./features/billing/receipt-page.tsx"), (m) => m.ReceiptPage),
+  mentorship: lazyPage(() => import("./features/support/mentorship-page.tsx"), (m) => m.MentorshipPage),
+  account: lazyPage(() => import("./features/accounts/account-page.tsx"), (m) => m.AccountPage),
+  certificate: lazyPage(() => import("./features/learning/certificate-page.tsx"), (m) => m.CertificatePage),
   admin: lazyPage(() => import("./features/admin/admin-page.tsx"), (m) => m.AdminPage),
 };
 

@@ -1,4 +1,4 @@
-// The mails of signing up and signing in: verifying an email and resetting a password.
+// The mails of signing up and signing in: verifying an email (a new one too) and resetting a password.
 import { emailLayout, PRODUCT } from "../emails/layout.ts";
 import type { MailMessage } from "../integrations/mail.ts";
 
@@ -27,5 +27,20 @@ export function passwordResetEmail(input: { to: string; name: string; url: strin
       "The link works for 1 hour. If it was not you, ignore this email: your password stays the same.",
     ],
     action: { label: "Reset your password", url: input.url },
+  });
+}
+
+/** The link that confirms a new email address, mailed to that address (docs/accounts.md). */
+export function emailChangeEmail(input: { to: string; name: string; url: string }): MailMessage {
+  return emailLayout({
+    to: input.to,
+    name: input.name,
+    subject: `Confirm your new email for ${PRODUCT}`,
+    heading: "Confirm your new email",
+    paragraphs: [
+      `Someone asked to use this address for their ${PRODUCT} account. Open the link to confirm it: your account's email changes only then.`,
+      "The link works for 24 hours. If it was not you, ignore this email: nothing changes.",
+    ],
+    action: { label: "Confirm your new email", url: input.url },
   });
 }

@@ -1,6 +1,7 @@
 // Better Auth answers errors as { code, message } in its own words; the browser gets our one
 // error shape with the spec's wording (docs/product.md, "Accounts"), chosen here on the server.
 import { APIError } from "better-auth/api";
+import { ACCOUNT_MESSAGES } from "../../shared/contracts/account-settings.ts";
 import { AUTH_MESSAGES } from "../../shared/contracts/accounts.ts";
 import { libraryLimitMessage } from "./auth-limits.ts";
 
@@ -21,10 +22,17 @@ const BY_CODE: Record<string, string> = {
 };
 
 /**
- * The codes of our own checks inside the library (auth-hooks.ts). The library has none of these,
- * and their message is already the one to show.
+ * The codes of our own checks inside the library (auth-hooks.ts, and the refusals of an account
+ * deletion). The library has none of these, and their message is already the one to show.
  */
-const OWN_CODES = new Set(["TOO_MANY_REQUESTS", "VALIDATION"]);
+const OWN_CODES = new Set(["TOO_MANY_REQUESTS", "VALIDATION", "PAYMENT_PENDING", "LAST_ADMIN"]);
+
+/** The account page's endpoints ask for the signed-in user's own password, never an email's. */
+const OWN_PASSWORD_PATHS = new Set(["/change-password", "/delete-user"]);
+const OWN_PASSWORD_MESSAGES: Record<string, string> = {
+  INVALID_PASSWORD: ACCOUNT_MESSAGES.passwordWrong,
+  CREDENTIAL_ACCOUNT_NOT_FOUND: ACCOUNT_MESSAGES.noPassword,
+};
 
 const seconds = (ms: number) => Math.max(1, Math.ceil(ms / 1000));
 
@@ -54,6 +62,7 @@ export function authErrorMessage(path: string, status: number, error: LibraryErr
   // The library's own per-address limit answers with no code, and its wait in X-Retry-After.
   if (status === 429) return libraryLimitMessage(path, (error.retryAfterSeconds ?? 60) * 1000);
   if (path === "/verify-email") return AUTH_MESSAGES.verificationFailed;
+  if (OWN_PASSWORD_PATHS.has(path) && code && OWN_PASSWORD_MESSAGES[code]) return OWN_PASSWORD_MESSAGES[code];
   if (path === "/reset-password" && (code === "INVALID_TOKEN" || code === "TOKEN_EXPIRED")) {
     return AUTH_MESSAGES.resetLinkInvalid;
   }

@@ -2,11 +2,13 @@
 // endpoint. `ctx.path` is the endpoint the library routed to, never the path a client spelled: a
 // request meets these checks whatever its spelling (`/api/auth/./sign-in/email` and the like,
 // docs/product.md, "Limits"), and so does a call through `auth.api`.
-import { createAuthMiddleware, isAPIError } from "better-auth/api";
-import { sql } from "drizzle-orm";
+import { createAuthMiddleware, getSessionFromCtx, isAPIError } from "better-auth/api";
+import { and, eq, isNotNull, sql } from "drizzle-orm";
+import { decodeJwt } from "jose";
+import { ACCOUNT_MESSAGES } from "../../shared/contracts/account-settings.ts";
 import { AUTH_MESSAGES, LIMIT_MESSAGES } from "../../shared/contracts/accounts.ts";
 import type { Db } from "../db/client.ts";
-import { users } from "../db/schema.ts";
+import { accounts, users } from "../db/schema.ts";
 import { verificationMailWait } from "./account-mail-limit.ts";
 import { limitRefusal, limitResponse, validationRefusal } from "./auth-errors.ts";
 import { claimSignUp } from "./auth-limits.ts";
@@ -33,12 +35,67 @@ function checkProfileFields(body: unknown): void {
   if (name !== undefined && (typeof name !== "string" || name.length > MAX_NAME_LENGTH)) {
     throw validationRefusal(AUTH_MESSAGES.profileNameInvalid);
   }
+  if (typeof name === "string" && name.trim() === "") throw validationRefusal(ACCOUNT_MESSAGES.nameRequired);
 }
 
 /** The account's id when this email has one (any case). */
 async function userIdByEmail(db: Db, email: string): Promise<string | null> {
   const [user] = await db.select({ id: users.id }).from(users).where(sql`lower(${users.email}) = ${email}`);
   return user?.id ?? null;
+}
+
+/** What a hook is handed: the endpoint's context, as the library's session reader takes it. */
+type HookContext = Parameters<typeof getSessionFromCtx>[0];
+
+/** The string `key` of a request body, a query or a token's payload; null when there is none. */
+function stringIn(record: unknown, key: string): string | null {
+  if (typeof record !== "object" || record === null || !(key in record)) return null;
+  const value: unknown = (record as Record<string, unknown>)[key];
+  return typeof value === "string" ? value : null;
+}
+
+const emailIn = (record: unknown, key: string) => stringIn(record, key)?.trim().toLowerCase() || null;
+
+/**
+ * An email change names an address of its own, free (docs/accounts.md, "Changing your email"):
+ * the library would answer a taken one as if it had mailed a link, and change nothing; ours says
+ * so, as registration does. The address a link changes to is checked again when it is opened.
+ */
+async function checkNewEmail(db: Db, ctx: HookContext): Promise<void> {
+  const newEmail = emailIn(ctx.body, "newEmail");
+  if (!newEmail) return;
+  const session = await getSessionFromCtx(ctx);
+  if (session && session.user.email.toLowerCase() === newEmail) throw validationRefusal(ACCOUNT_MESSAGES.emailUnchanged);
+  if (await userIdByEmail(db, newEmail)) throw validationRefusal(ACCOUNT_MESSAGES.emailInUse);
+}
+
+/** The link of an email change, opened once the new address has been taken by another account. */
+async function checkChangedEmailStillFree(db: Db, token: string | null): Promise<void> {
+  if (!token) return;
+  let payload: unknown;
+  try {
+    payload = decodeJwt(token);
+  } catch {
+    return; // not a token at all: the library refuses it
+  }
+  const updateTo = emailIn(payload, "updateTo");
+  if (updateTo && (await userIdByEmail(db, updateTo))) throw validationRefusal(ACCOUNT_MESSAGES.emailInUse);
+}
+
+/**
+ * Deleting an account that has a password asks for it (docs/accounts.md, "Deleting an account"):
+ * without one, the library would settle for a recent sign-in, which is the confirmation only of
+ * an account that signs in with Google or MQL5.
+ */
+async function requirePasswordToDelete(db: Db, ctx: HookContext): Promise<void> {
+  if (stringIn(ctx.body, "password")) return;
+  const session = await getSessionFromCtx(ctx);
+  if (!session) return; // the library answers 401
+  const [credential] = await db
+    .select({ id: accounts.id })
+    .from(accounts)
+    .where(and(eq(accounts.userId, session.user.id), eq(accounts.providerId, "credential"), isNotNull(accounts.password)));
+  if (credential) throw validationRefusal(ACCOUNT_MESSAGES.deletePasswordRequired);
 }
 
 /**
@@ -74,6 +131,12 @@ export function authHooks(db: Db) {
         if (wait !== null) throw limitRefusal(wait, LIMIT_MESSAGES.signUps);
       } else if (ctx.path === "/update-user") {
         checkProfileFields(ctx.body);
+      } else if (ctx.path === "/change-email") {
+        await checkNewEmail(db, ctx);
+      } else if (ctx.path === "/verify-email") {
+        await checkChangedEmailStillFree(db, stringIn(ctx.query, "token"));
+      } else if (ctx.path === "/delete-user") {
+        await requirePasswordToDelete(db, ctx);
       }
     }),
     after: createAuthMiddleware(async (ctx) => {

@@ -130,11 +130,12 @@ export const authRoutes: FastifyPluginAsync = async (app) => {
     return sendWebResponse(reply, await app.auth.handler(toWebRequest(request, url, body)), path);
   };
 
-  // Only the name goes through to the library, which refuses anything else (auth-hooks.ts).
+  // Only the name goes through to the library, which refuses anything else (auth-hooks.ts); it is
+  // trimmed, as registration trims it.
   app.post("/api/auth/update-user", async (request, reply) => {
     const body = request.body;
     const name: unknown = typeof body === "object" && body !== null && "name" in body ? body.name : undefined;
-    return forward(request, reply, "/update-user", name === undefined ? {} : { name });
+    return forward(request, reply, "/update-user", name === undefined ? {} : { name: typeof name === "string" ? name.trim() : name });
   });
 
   app.route({

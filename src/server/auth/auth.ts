@@ -2,10 +2,13 @@
 // and MQL5 (OAuth 2.0) through its generic OAuth plugin. Sessions live in the database.
 import { AsyncLocalStorage } from "node:async_hooks";
 import { betterAuth, type BetterAuthOptions } from "better-auth";
+import { createEmailVerificationToken } from "better-auth/api";
 import { drizzleAdapter } from "better-auth/adapters/drizzle";
 import { genericOAuth, type GenericOAuthConfig } from "better-auth/plugins/generic-oauth";
 import { and, eq, isNull } from "drizzle-orm";
 import type { FastifyBaseLogger } from "fastify";
+import { decodeJwt } from "jose";
+import { RECENT_SIGN_IN_MINUTES } from "../../shared/contracts/account-settings.ts";
 import { MIN_PASSWORD_LENGTH } from "../../shared/contracts/accounts.ts";
 import type { Provider } from "../../shared/plans.ts";
 import type { Db } from "../db/client.ts";
@@ -16,7 +19,7 @@ import { fetchMql5User } from "../integrations/mql5.ts";
 import { claimVerificationMail } from "./account-mail-limit.ts";
 import { authHooks } from "./auth-hooks.ts";
 import { DEFAULT_LIBRARY_LIMIT, LIBRARY_LIMITS } from "./auth-limits.ts";
-import { passwordResetEmail, verificationEmail } from "./auth-emails.ts";
+import { emailChangeEmail, passwordResetEmail, verificationEmail } from "./auth-emails.ts";
 import { createPasswordHashing } from "./password-hashing.ts";
 import { CLIENT_IP_HEADER } from "./web-headers.ts";
 
@@ -25,6 +28,14 @@ import { CLIENT_IP_HEADER } from "./web-headers.ts";
  * (learning's starter progress) is its own business, not the auth library's.
  */
 export type UserCreatedListener = (user: { id: string }) => Promise<void>;
+
+/**
+ * Deletes an account, once the library has checked the password (or the recent sign-in) on its
+ * delete endpoint: what is kept and what goes is the accounts feature's business, in one
+ * transaction of its own (docs/accounts.md, "Deleting an account"). It removes the users row itself,
+ * so the library's own delete that follows finds nothing left; it refuses by throwing an APIError.
+ */
+export type AccountDeleter = (user: { id: string }) => Promise<void>;
 
 // Better Auth logs and swallows an error from sendResetPassword, so the request that asked for
 // the mail learns of a failure through this store instead.
@@ -71,6 +82,9 @@ function mql5Config(env: NonNullable<Env["mql5"]>, appUrl: string): GenericOAuth
     pkce: false, // not documented by MQL5
     // MQL5's registered redirect URI is the login page, which hands the code to the callback.
     redirectURI: `${appUrl}/login`,
+    // MQL5 confirms an account's email before it can be used; should it ever answer otherwise, we
+    // verify the address first, as for Google.
+    requireEmailVerification: true,
     // A token answer without an access token names no one.
     getUserInfo: async (tokens) => (tokens.accessToken ? fetchMql5User(env.userInfoUrl, tokens.accessToken) : null),
   };
@@ -87,6 +101,9 @@ function googleConfig(env: NonNullable<Env["google"]>): GenericOAuthConfig {
     requireIdTokenVerification: true,
     pkce: true,
     scopes: ["openid", "email", "profile"],
+    // An address Google has not verified is verified by us before it signs in (docs/product.md,
+    // "Accounts"): the library then refuses the sign-in with email_not_verified, and mails a link.
+    requireEmailVerification: true,
   };
 }
 
@@ -141,19 +158,52 @@ function emailVerificationOptions({ env, db, mailer, log }: AuthDeps) {
         return;
       }
       const url = `${env.appUrl}/verify-email?${new URLSearchParams({ oobCode: token })}`;
-      await mailer.send(verificationEmail({ to: user.email, name: user.name, url }));
+      // A token naming an address to change to is an email change: the mail goes to that new
+      // address (the library hands it in as the user's email), and says what it is for.
+      const emailChange = typeof decodeJwt(token).updateTo === "string";
+      const mail = emailChange ? emailChangeEmail : verificationEmail;
+      await mailer.send(mail({ to: user.email, name: user.name, url }));
     },
   } satisfies BetterAuthOptions["emailVerification"];
 }
 
+type UserCreated = NonNullable<NonNullable<NonNullable<BetterAuthOptions["databaseHooks"]>["user"]>["create"]>["after"];
+type NewUser = Parameters<NonNullable<UserCreated>>[0];
+/** The endpoint that created the user, as the library hands it to the hook; null outside one. */
+type HookContext = Parameters<NonNullable<UserCreated>>[1];
+
+/**
+ * The first verification mail of an account that Google (or MQL5) created with an email it has
+ * not verified: the library refuses that sign-in (requireEmailVerification) and mails a link on
+ * each later one (sendOnSignIn), but on sign-up only where sendOnSignUp says, which is off because
+ * the register endpoint mails its own. Through the one sender, so the account's mail limit holds.
+ */
+async function mailFirstVerificationLink(user: NewUser, ctx: HookContext, log: FastifyBaseLogger) {
+  if (user.emailVerified || !ctx?.path.startsWith("/callback/")) return;
+  const { secret, options } = ctx.context;
+  const send = options.emailVerification?.sendVerificationEmail;
+  if (!send) return;
+  try {
+    const token = await createEmailVerificationToken(secret, user.email, undefined, options.emailVerification?.expiresIn, {
+      userId: user.id,
+    });
+    // The sender makes the link from the token (the library's own link is not used).
+    await send({ user, token, url: "" }, ctx.request);
+  } catch (error) {
+    // The next sign-in with the provider mails another.
+    log.error({ err: error, userId: user.id }, "first verification mail of a provider sign-up not sent");
+  }
+}
+
 /** What follows a new user, account or session row: the listeners, the provider, last activity. */
-function databaseHooks(db: Db, onUserCreated: readonly UserCreatedListener[]) {
+function databaseHooks(db: Db, onUserCreated: readonly UserCreatedListener[], log: FastifyBaseLogger) {
   return {
     user: {
       create: {
         // Runs after the user and account rows are committed together.
-        async after(user) {
+        async after(user, ctx) {
           for (const listener of onUserCreated) await listener({ id: user.id });
+          await mailFirstVerificationLink(user, ctx, log);
         },
       },
     },
@@ -196,9 +246,11 @@ export function createAuth(
   options: AuthDeps & {
     /** Run in order, once the new user's rows are committed. */
     onUserCreated?: UserCreatedListener[];
+    /** Without it, accounts cannot be deleted (the library's endpoint answers 404). */
+    deleteAccount?: AccountDeleter;
   },
 ) {
-  const { env, db, log, onUserCreated = [] } = options;
+  const { env, db, log, onUserCreated = [], deleteAccount } = options;
   const providers = oauthProviders(env);
   return betterAuth({
     appName: "Trading Academy",
@@ -206,9 +258,14 @@ export function createAuth(
     basePath: "/api/auth",
     secret: env.authSecret,
     trustedOrigins: [env.appUrl],
+    // Every failed provider return (a stale or mismatched state, the library's own error page)
+    // comes back to the login page, which says what happened in words (docs/product.md, "Accounts").
+    onAPIError: { errorURL: `${env.appUrl}/login` },
     // Reset links are requested through POST /api/accounts/forgot-password, which limits them per
     // account too; the library's own endpoint would bypass that limit.
-    disabledPaths: ["/request-password-reset"],
+    // Deleting an account is confirmed by the password or a recent sign-in, never by a mailed
+    // link, so the link's endpoint is not served.
+    disabledPaths: ["/request-password-reset", "/delete-user/callback"],
     database: drizzleAdapter(db, {
       provider: "pg",
       transaction: true,
@@ -222,9 +279,20 @@ export function createAuth(
       // An email that already has an account is not silently joined to a new sign-in method.
       accountLinking: { enabled: false },
     },
+    user: {
+      // A new address takes effect once the link mailed to it is opened (docs/accounts.md).
+      changeEmail: { enabled: true },
+      deleteUser: {
+        enabled: deleteAccount !== undefined,
+        beforeDelete: async (user) => deleteAccount?.(user),
+      },
+    },
     session: {
       expiresIn: 30 * 24 * 60 * 60,
       updateAge: 24 * 60 * 60,
+      // A session this young counts as a recent sign-in: what confirms deleting an account
+      // without a password (docs/accounts.md, "Deleting an account").
+      freshAge: RECENT_SIGN_IN_MINUTES * 60,
     },
     rateLimit: rateLimitOptions(),
     advanced: {
@@ -238,7 +306,7 @@ export function createAuth(
       useSecureCookies: env.isProduction || env.appUrl.startsWith("https://"),
       ipAddress: { ipAddressHeaders: [CLIENT_IP_HEADER] },
     },
-    databaseHooks: databaseHooks(db, onUserCreated),
+    databaseHooks: databaseHooks(db, onUserCreated, log),
     plugins: providers.length > 0 ? [genericOAuth({ config: providers })] : [],
     logger: {
       log(level, message, ...args) {

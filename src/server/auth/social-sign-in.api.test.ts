@@ -13,6 +13,8 @@ import {
   givePlan,
   ipAllocator,
   limitAnswer,
+  linkInLastMail,
+  mailsTo,
   me,
   ORIGIN,
   sessionSetCookie,
@@ -238,25 +240,60 @@ describe("social sign-in through the local identity providers", () => {
       expect(google).toEqual([]);
     });
 
-    it("creates the account unverified when Google says the email is not verified", async () => {
+    it("refuses an email Google has not verified, mails a link to verify it, and signs in once it is", async () => {
       const email = "unverified-googler@gmail.test";
-      const { response } = await signInWith("google", googleIdentity(email, { email_verified: undefined }));
-      expect(response.statusCode, response.body).toBe(302);
+      const expectRefused = (response: { statusCode: number; headers: Record<string, unknown> }) => {
+        expect(response.statusCode).toBe(302);
+        const location = new URL(String(response.headers.location), ORIGIN);
+        expect(location.pathname).toBe("/login");
+        expect(location.searchParams.get("provider")).toBe("google");
+        expect(location.searchParams.get("error")).toBe("email_not_verified");
+      };
+      const first = await signInWith("google", googleIdentity(email, { email_verified: undefined }));
+      expectRefused(first.response);
+      expect(sessionSetCookie(first.response)).toBeUndefined();
       const [user] = await usersWithEmail(email);
       expect(user).toMatchObject({ emailVerified: false, provider: "google", subscriptionPlan: "legacyFree" });
-      // Signed in, but the pages that need a verified email still refuse it (requireUser).
-      const cookie = cookieHeader(response.headers["set-cookie"]);
-      expect(await me(t, cookie)).toMatchObject({ email, emailVerified: false, provider: "google" });
+      // The sign-up mails the first link, a later sign-in another.
+      expect(await mailsTo(t, email)).toHaveLength(1);
+      const again = await signInWith("google", googleIdentity(email, { email_verified: undefined }));
+      expectRefused(again.response);
+      expect(await mailsTo(t, email)).toHaveLength(2);
 
-      // The session cannot mark its own email verified, or give itself a plan.
-      await t.app.inject({
-        method: "POST",
-        url: "/api/auth/update-user",
-        headers: { cookie, origin: ORIGIN },
-        payload: { name: "Still Unverified", emailVerified: true, subscriptionPlan: "admin", waitlistPaid: true },
+      const link = await linkInLastMail(t, email, "/verify-email");
+      const verified = await t.app.inject({
+        url: `/api/auth/verify-email?${new URLSearchParams({ token: link.searchParams.get("oobCode") ?? "" })}`,
+        remoteAddress: nextIp(),
       });
-      const [after] = await usersWithEmail(email);
-      expect(after).toMatchObject({ emailVerified: false, subscriptionPlan: "legacyFree", waitlistPaid: false });
+      expect(verified.statusCode, verified.body).toBe(200);
+      const signedIn = await signInWith("google", googleIdentity(email, { email_verified: undefined }));
+      expect(signedIn.response.headers.location).toBe("/");
+      expect(await me(t, cookieHeader(signedIn.response.headers["set-cookie"]))).toMatchObject({ email, emailVerified: true });
+    });
+
+    it("sends a return it cannot match to a sign-in, and its own error page, back to /login with the code", async () => {
+      const stale = await t.app.inject({ url: "/api/auth/callback/google?state=from-yesterday&code=abc", remoteAddress: nextIp() });
+      expect(stale.statusCode).toBe(302);
+      const location = new URL(String(stale.headers.location), ORIGIN);
+      expect(location.pathname).toBe("/login");
+      expect(location.searchParams.get("error")).toBe("state_mismatch");
+
+      const errorPage = await t.app.inject({ url: "/api/auth/error?error=unable_to_get_user_info", remoteAddress: nextIp() });
+      expect(errorPage.statusCode).toBe(302);
+      expect(errorPage.headers.location).toBe(`${ORIGIN}/login?error=unable_to_get_user_info`);
+    });
+
+    it("refuses a second return of the same sign-in (the back button), without signing in", async () => {
+      const email = "back-button@gmail.test";
+      const { authorizeUrl, cookies } = await startSignIn("google");
+      const providerRedirect = await consent(authorizeUrl, googleIdentity(email));
+      expect((await callback("google", providerRedirect, cookies)).headers.location).toBe("/");
+      const replay = await callback("google", providerRedirect, cookies);
+      expect(replay.statusCode).toBe(302);
+      const location = new URL(String(replay.headers.location), ORIGIN);
+      expect(location.pathname).toBe("/login");
+      expect(location.searchParams.get("error")).toBe("state_mismatch");
+      expect(sessionSetCookie(replay)).toBeUndefined();
     });
 
     it("refuses a callback without the state cookie from the same browser", async () => {

@@ -227,8 +227,8 @@ export const quizzes = pgTable("quizzes", {
 });
 
 /**
- * user_progress: one row per user and program. For a learner, `data` maps a module id to true
- * once watched; an administrator may store any JSON (or text) there (docs/data.md, "Learning").
+ * user_progress: one row per user and program. `data` maps the id of each watched module to true,
+ * whoever set it, the learner or an administrator (docs/data.md, "Learning").
  */
 export const userProgress = pgTable(
   "user_progress",

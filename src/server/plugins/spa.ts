@@ -32,7 +32,14 @@ function shellFor(shell: Shell, request: FastifyRequest): { body: Buffer; encodi
   return wanted && body ? { body, encoding: wanted } : { body: shell.identity, encoding: "identity" };
 }
 
-export async function registerSpa(app: FastifyInstance, options: { serveWeb: boolean }) {
+export async function registerSpa(
+  app: FastifyInstance,
+  options: {
+    serveWeb: boolean;
+    /** For a page whose address names something (a certificate): false when it does not exist, answered 404. */
+    pageExists?: (pathname: string) => Promise<boolean>;
+  },
+) {
   const indexHtml = options.serveWeb ? readShell() : null;
 
   if (indexHtml) {
@@ -52,7 +59,7 @@ export async function registerSpa(app: FastifyInstance, options: { serveWeb: boo
     });
   }
 
-  app.setNotFoundHandler((request, reply) => {
+  app.setNotFoundHandler(async (request, reply) => {
     const pathname = request.url.split("?")[0] ?? "/";
     const wantsPage = request.method === "GET" || request.method === "HEAD";
     if (pathname.startsWith("/api/") || pathname === "/api" || !wantsPage || !indexHtml) {
@@ -60,8 +67,11 @@ export async function registerSpa(app: FastifyInstance, options: { serveWeb: boo
     }
     const { body, encoding } = shellFor(indexHtml, request);
     if (encoding !== "identity") reply.header("content-encoding", encoding);
+    // Should the check fail (the database unreachable), the page is served and says so itself.
+    const exists = options.pageExists ? await options.pageExists(pathname).catch(() => true) : true;
+    const found = isClientRoute(pathname) && exists;
     return reply
-      .code(isClientRoute(pathname) ? 200 : 404)
+      .code(found ? 200 : 404)
       .header("cache-control", "no-cache")
       .header("vary", "accept-encoding")
       .type("text/html; charset=utf-8")

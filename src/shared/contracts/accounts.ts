@@ -43,8 +43,13 @@ export const AUTH_MESSAGES = {
   googlePopupBlocked: "Popup was blocked. Please allow popups for this site.",
   googleUnauthorizedDomain: "This domain is not authorized for Google Sign-In",
   googleFailed: "Failed to sign in with Google.",
-  mql5Failed: (error: string) => `MQL5 login failed: ${error || "Unknown error"}`,
-  mql5Error: (message: string) => `MQL5 login error: ${message}`,
+  mql5Failed: "Failed to sign in with MQL5.",
+  providerStale: "That sign-in had expired or was started again in another tab. Please try again.",
+  providerEmailNotVerified: (provider: string) =>
+    `Your ${provider} account's email address is not verified yet. We sent a verification link to it: open the link, then sign in with ${provider} again.`,
+  providerNoEmail: (provider: string) =>
+    `${provider} did not share your email address with us. Please allow it and try again, or sign up with your email.`,
+  providerUnavailable: (provider: string) => `${provider} could not be reached. Please try again in a few minutes.`,
   providerNotConfigured: "This sign-in option is not set up yet.",
   profileNameInvalid: "Full name should be text of at most 100 characters",
   profileNameOnly: "Only your full name can be changed here.",
@@ -166,6 +171,37 @@ export const resetPasswordFormSchema = z
 
 export const SOCIAL_PROVIDERS = ["google", "mql5"] as const;
 export type SocialProvider = (typeof SOCIAL_PROVIDERS)[number];
+
+export const PROVIDER_NAMES: Record<SocialProvider, string> = { google: "Google", mql5: "MQL5" };
+
+/** The auth library's codes for a return it cannot match to a sign-in it started (back button, two tabs, too slow). */
+const STALE_RETURN_CODES = new Set([
+  "state_mismatch",
+  "state_not_found",
+  "state_invalid",
+  "state_security_mismatch",
+  "please_restart_the_process",
+  "invalid_callback_request",
+  "no_code",
+  "no_callback_url",
+]);
+
+/**
+ * What a failed return from a sign-in provider means, in a sentence a person understands
+ * (docs/product.md, "Accounts"): `error` is the provider's code (RFC 6749's access_denied, ...) or
+ * the auth library's; `provider` is null when the return does not say which. Never the raw code.
+ */
+export function providerErrorMessage(provider: SocialProvider | null, error: string): string {
+  const name = provider ? PROVIDER_NAMES[provider] : null;
+  if (error === "access_denied") return AUTH_MESSAGES.googleCancelled;
+  if (error === "account_not_linked") return AUTH_MESSAGES.googleAccountExists;
+  if (STALE_RETURN_CODES.has(error)) return AUTH_MESSAGES.providerStale;
+  if (error === "email_not_verified") return name ? AUTH_MESSAGES.providerEmailNotVerified(name) : AUTH_MESSAGES.emailNotVerified;
+  if (!name) return AUTH_MESSAGES.authFailed;
+  if (error === "email_not_found") return AUTH_MESSAGES.providerNoEmail(name);
+  if (error === "server_error" || error === "temporarily_unavailable") return AUTH_MESSAGES.providerUnavailable(name);
+  return provider === "google" ? AUTH_MESSAGES.googleFailed : AUTH_MESSAGES.mql5Failed;
+}
 
 /** POST /api/auth/sign-in/social: the browser then leaves for `url`. */
 export const socialSignInRequestSchema = z.object({

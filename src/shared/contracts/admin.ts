@@ -22,6 +22,7 @@ export const ADMIN_MESSAGES = {
   optionFormat: "Each option must start with a letter and a closing parenthesis, e.g. A) Buy.",
   answerNotOption: "The answer must be the letter of one of the options, e.g. A.",
   quizIdRequired: "Quiz ID is required.",
+  passMarkInvalid: "The pass mark must be a whole number of questions, from 1 to the number of questions.",
   deleteConfirm: "Are you sure you want to delete this program? This will remove all related data.",
   programSaved: "Program saved successfully!",
   programSaveFailed: "Failed to save program.",
@@ -37,6 +38,10 @@ export const ADMIN_MESSAGES = {
   progressLoading: "Loading...",
   progressLoadFailed: "Failed to load user progress",
   progressSaveFailed: "Failed to save progress",
+  progressInvalid: "Progress names, for each program, its videos as watched (true) or not watched (false).",
+  progressNoProgram: (track: string) => `There is no ${track} program.`,
+  progressModulesChanged: (program: string) =>
+    `The videos of the ${program} have changed since this form was opened. Close it and open it again.`,
   admitted: (user: string) => `Admitted ${user} from waitlist and activated subscription.`,
   admitFailed: "Failed to admit waitlist user",
   notOnWaitlist: "This user has not paid for the waitlist.",
@@ -77,6 +82,9 @@ export const adminSummarySchema = z.object({
   payments: z.int(),
   audit: z.int(),
   messages: z.int(),
+  /** Lesson questions, and mentorship requests (docs/product.md, "Questions and mentorship"). */
+  questions: z.int(),
+  mentorship: z.int(),
 });
 export type AdminSummary = z.infer<typeof adminSummarySchema>;
 
@@ -164,6 +172,13 @@ export type QuizQuestionInput = z.infer<typeof quizQuestionInputSchema>;
 export const adminQuizSchema = z.object({
   title: z.string().check(z.trim(), z.maxLength(200)),
   questions: z.array(quizQuestionInputSchema).check(z.maxLength(200)),
+  /**
+   * Questions a learner must have right to pass (docs/product.md, "Completion and certificates"):
+   * 1 to the number of questions; null (or left out) for all of them.
+   */
+  passMark: z.optional(
+    z.nullable(z.int(ADMIN_MESSAGES.passMarkInvalid).check(z.minimum(1, ADMIN_MESSAGES.passMarkInvalid))),
+  ),
 });
 export type AdminQuiz = z.infer<typeof adminQuizSchema>;
 
@@ -191,6 +206,8 @@ export const adminUserSchema = z.object({
   provider: z.nullable(z.enum(PROVIDERS)),
   status: z.enum(SUBSCRIPTION_STATUSES),
   subscriptionEnd: z.nullable(isoDate),
+  /** Paid time of a lower plan that runs after subscriptionEnd (docs/subscriptions.md, "Paid time is never lost"). */
+  queued: z.nullable(z.object({ plan: z.enum(PAID_PLANS), end: isoDate })),
   lastActiveAt: z.nullable(isoDate),
   waitlistPaid: z.boolean(),
   waitlistAdmitted: z.boolean(),
@@ -208,14 +225,39 @@ export const setPlanRequestSchema = z.object({ plan: z.enum(PLANS) });
 /** Answer of a plan change and of an admit: the user as the table shows it. */
 export const userResponseSchema = z.object({ user: adminUserSchema });
 
-/** GET /api/admin/users/:id/progress: one entry per track that has a program; null when none is stored. */
+/**
+ * GET /api/admin/users/:id/progress: one entry per track that has a program, in display order: its
+ * videos in order, each watched or not, and its quiz (null without questions) with how many of the
+ * learner's latest answers are right and whether that passes.
+ */
 export const userProgressSchema = z.object({
-  tracks: z.array(z.object({ track: z.enum(TRACKS), title: z.string(), data: z.unknown() })),
+  tracks: z.array(
+    z.object({
+      track: z.enum(TRACKS),
+      title: z.string(),
+      modules: z.array(z.object({ id: z.string(), title: z.string(), watched: z.boolean() })),
+      quiz: z.nullable(
+        z.object({ title: z.string(), questions: z.int(), correct: z.int(), passMark: z.int(), passed: z.boolean() }),
+      ),
+    }),
+  ),
 });
-/** PUT /api/admin/users/:id/progress: JSON when the field parsed as JSON, else its text. */
+export type UserProgress = z.infer<typeof userProgressSchema>;
+
+/**
+ * PUT /api/admin/users/:id/progress: for each track given, every video of that program, by id,
+ * watched (true) or not (false); a video left out counts as not watched, a track left out is not
+ * changed. The server refuses a track without a program and an id that is not one of its videos.
+ */
+const watchedMarksSchema = z.record(
+  z.string().check(z.maxLength(64)),
+  z.boolean({ error: ADMIN_MESSAGES.progressInvalid }),
+  { error: ADMIN_MESSAGES.progressInvalid },
+);
 export const setProgressRequestSchema = z.object({
-  progress: z.partialRecord(z.enum(TRACKS), z.unknown()),
+  progress: z.record(z.string().check(z.maxLength(64)), watchedMarksSchema, { error: ADMIN_MESSAGES.progressInvalid }),
 });
+export type ProgressUpdate = z.infer<typeof setProgressRequestSchema>["progress"];
 
 /** POST /api/admin/users/fix-missing-plans */
 export const fixPlansResponseSchema = z.object({ fixed: z.int() });

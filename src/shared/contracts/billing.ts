@@ -1,5 +1,5 @@
 import * as z from "zod/mini";
-import { formatCedis } from "../billing.ts";
+import { formatCedis, type SubscriptionPaymentOutcome } from "../billing.ts";
 import { PAID_PLANS, PLAN_LABELS, PLANS, type PaidPlan } from "../plans.ts";
 
 export const BILLING_MESSAGES = {
@@ -8,6 +8,8 @@ export const BILLING_MESSAGES = {
   priceMissing: "Cannot process payment: price not available.",
   completedVerifying: "Payment completed! Verifying transaction...",
   verified: "Payment verified! Your plan has been upgraded.",
+  renewed: "Payment verified! Your plan has been renewed: your next month starts when this one ends.",
+  queuedPaid: "Payment verified! Your new plan starts when your current plan ends.",
   postPaymentIssue: (message: string, reference: string) =>
     `Payment completed but there was an issue: ${message.replace(/\.+$/, "")}. Please contact support with reference: ${reference}`,
   windowClosed: "Payment window closed. If you completed payment, your transaction is being processed.",
@@ -211,3 +213,17 @@ export const receiptSchema = z.extend(learnerPaymentSchema, {
   ),
 });
 export type Receipt = z.infer<typeof receiptSchema>;
+
+/**
+ * What the program list says on arrival from a subscription payment (`/program?payment={outcome}`,
+ * docs/subscriptions.md): the spec's sentence for an upgrade, and its own for a renewal and for a
+ * plan that starts later. Null for any other value.
+ */
+export function paymentOutcomeMessage(outcome: string | null): string | null {
+  const messages: Record<SubscriptionPaymentOutcome, string> = {
+    success: BILLING_MESSAGES.verified,
+    renewed: BILLING_MESSAGES.renewed,
+    queued: BILLING_MESSAGES.queuedPaid,
+  };
+  return outcome !== null && Object.hasOwn(messages, outcome) ? messages[outcome as SubscriptionPaymentOutcome] : null;
+}

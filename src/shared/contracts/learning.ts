@@ -45,6 +45,20 @@ export const learnerQuizSchema = z.object({
 });
 export type LearnerQuiz = z.infer<typeof learnerQuizSchema>;
 
+/**
+ * Where the learner stands on finishing the program (docs/product.md, "Completion and certificates"):
+ * every video watched and, when the program has a quiz, `passMark` questions right.
+ */
+export const completionSchema = z.object({
+  complete: z.boolean(),
+  quizPassed: z.boolean(),
+  /** Questions to have right to pass the quiz; 0 when the program has no quiz. */
+  passMark: z.int(),
+  /** The learner's valid certificate for the program, once issued. */
+  certificateId: z.nullable(z.string()),
+});
+export type Completion = z.infer<typeof completionSchema>;
+
 export const trackDetailSchema = z.object({
   program: z.object({
     id: z.enum(TRACKS),
@@ -55,12 +69,36 @@ export const trackDetailSchema = z.object({
   modules: z.array(trackModuleSchema),
   watched: z.array(z.string()),
   quiz: z.nullable(learnerQuizSchema),
+  completion: completionSchema,
 });
 export type TrackDetail = z.infer<typeof trackDetailSchema>;
 
-/** GET /api/progress: watched-video counts per program, for Start / Continue. */
+/**
+ * One program's progress, as the program cards and the home page show it (docs/product.md,
+ * "Progress"). The steps of a program are its videos and its quiz (`programProgress`,
+ * src/shared/learning.ts).
+ */
+export const programProgressSchema = z.object({
+  /** Videos watched, of `total`. */
+  watched: z.int(),
+  total: z.int(),
+  /** Whether the quiz is passed; null when the program has no quiz. */
+  quizPassed: z.nullable(z.boolean()),
+  /** The steps done, in whole percent (rounded down: 100 only once every step is done). */
+  percent: z.int(),
+  /**
+   * Where to go on: the first unwatched video, else the quiz not yet passed (it sits under the
+   * lesson `lessonId`), else null.
+   */
+  next: z.nullable(z.object({ lessonId: z.string(), title: z.string(), kind: z.enum(["video", "quiz"]) })),
+  /** When the learner last watched a video or answered the quiz here; null before the first time. */
+  lastStudiedAt: z.nullable(z.string()),
+});
+export type ProgramProgress = z.infer<typeof programProgressSchema>;
+
+/** GET /api/progress: the progress of every program the learner's plan opens, by program id. */
 export const progressSummarySchema = z.object({
-  programs: z.record(z.string(), z.object({ watched: z.int() })),
+  programs: z.record(z.string(), programProgressSchema),
 });
 
 export const moduleParamsSchema = z.object({
@@ -68,7 +106,8 @@ export const moduleParamsSchema = z.object({
   moduleId: z.string().check(z.maxLength(64)),
 });
 
-export const watchedResponseSchema = z.object({ watched: z.array(z.string()) });
+/** After Mark as Watched: the watched videos and whether that completed the program. */
+export const watchedResponseSchema = z.object({ watched: z.array(z.string()), completion: completionSchema });
 
 export const quizAnswerRequestSchema = z.object({
   questionIndex: z.int().check(z.minimum(0), z.maximum(999)),
@@ -78,4 +117,5 @@ export const quizAnswerRequestSchema = z.object({
 export const quizAnswerResponseSchema = z.object({
   correct: z.boolean(),
   message: z.enum([LEARNING_MESSAGES.correct, LEARNING_MESSAGES.incorrect]),
+  completion: completionSchema,
 });

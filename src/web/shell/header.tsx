@@ -66,10 +66,15 @@ export function Header() {
             <ul className="nav-actions">
               {user ? (
                 <>
-                  <li>
+                  {/* Wide screens reach it through the avatar menu. */}
+                  <li className="nav-narrow-only">
+                    <NavLink to="/account">Your Account</NavLink>
+                  </li>
+                  {/* Between 801 and 1023 px the row is short: these two are in the avatar menu only. */}
+                  <li className="nav-roomy-only">
                     <NavLink to="/subscription">Subscription</NavLink>
                   </li>
-                  <li>
+                  <li className="nav-roomy-only">
                     <button
                       type="button"
                       className="button button-small button-ghost"

@@ -1,5 +1,6 @@
 import { Suspense, useEffect } from "react";
 import { Outlet, useLocation } from "react-router";
+import { useRouteHead } from "../lib/page-title.ts";
 import { Footer } from "./footer.tsx";
 import { Header } from "./header.tsx";
 
@@ -11,6 +12,12 @@ function ScrollToTop() {
   return null;
 }
 
+/** The page's title and description from the route table; ahead of the page, which may refine them. */
+function RouteHead() {
+  useRouteHead();
+  return null;
+}
+
 export function Layout() {
   return (
     <>
@@ -18,6 +25,7 @@ export function Layout() {
         Skip to content
       </a>
       <ScrollToTop />
+      <RouteHead />
       <Header />
       <main id="main" tabIndex={-1}>
         <Suspense fallback={<p className="container page-loading">Loading...</p>}>

@@ -1,6 +1,7 @@
 // A modal on the native <dialog>: the browser traps focus, Escape closes it and focus returns to
 // the control that opened it. Rendered only while open, so a closed modal costs nothing.
 import { useId, useLayoutEffect, useRef, type ReactNode } from "react";
+import "./modal.css";
 
 type ModalProps = {
   title: string;

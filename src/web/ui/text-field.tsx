@@ -2,15 +2,16 @@
 // so no page keeps them in step by hand; people and browser tests find the field by its label.
 import { useId, type ComponentProps, type ReactNode } from "react";
 
-type FieldProps = {
+export type FieldProps = {
   label: string;
   /** A short help text under the control, read out with it (aria-describedby). */
   hint?: string;
 };
 
-type ControlIds = { id: string; "aria-describedby": string | undefined };
+export type ControlIds = { id: string; "aria-describedby": string | undefined };
 
-function Field({ label, hint, control }: FieldProps & { control: (ids: ControlIds) => ReactNode }) {
+/** A label and an optional hint around a control, tied to it by generated ids. */
+export function Field({ label, hint, control }: FieldProps & { control: (ids: ControlIds) => ReactNode }) {
   const id = useId();
   const hintId = `${id}-hint`;
   return (
@@ -26,7 +27,7 @@ function Field({ label, hint, control }: FieldProps & { control: (ids: ControlId
   );
 }
 
-type OwnedByField = keyof ControlIds;
+export type OwnedByField = keyof ControlIds;
 
 /** An `<input>` with its label; the other props (react-hook-form's `register` too) go to the input. */
 export function TextField({ label, hint, ...input }: FieldProps & Omit<ComponentProps<"input">, OwnedByField>) {

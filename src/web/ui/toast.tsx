@@ -1,6 +1,6 @@
 // The one toast system (sonner), with the durations of docs/product.md, "Timings and limits".
 // Sonner loads after the first paint: no page needs a toast before the visitor has done something.
-import { lazy, Suspense, useEffect, useRef } from "react";
+import { lazy, Suspense, useEffect, useRef, useSyncExternalStore } from "react";
 
 export const TOAST_DURATION_MS = 5_000;
 export const PAYMENT_ISSUE_TOAST_DURATION_MS = 10_000;
@@ -9,8 +9,23 @@ const loadSonner = () => import("sonner");
 
 const LazyToaster = lazy(async () => ({ default: (await loadSonner()).Toaster }));
 
+/** Sonner's own phone layout starts below 600 px: toasts full width, at the position's edge. */
+const PHONE = "(max-width: 600px)";
+
+function useIsPhone(): boolean {
+  return useSyncExternalStore(
+    (changed) => {
+      const query = window.matchMedia(PHONE);
+      query.addEventListener("change", changed);
+      return () => query.removeEventListener("change", changed);
+    },
+    () => window.matchMedia(PHONE).matches,
+  );
+}
+
 export function Toasts() {
   const region = useRef<HTMLDivElement>(null);
+  const phone = useIsPhone();
   // Sonner sends the focus back to where it came from whenever it leaves the toasts. Toasts come
   // last in the page, so Tab from them lands again on the footer's last link, without a focus
   // ring, and the keyboard cannot leave the page while a toast is up. Kept from sonner's
@@ -29,11 +44,13 @@ export function Toasts() {
   return (
     <div ref={region}>
       <Suspense fallback={null}>
-        {/* Below the sticky header (64 px high), so a toast never covers the avatar or the menu button. */}
+        {/* On a wide screen, top right below the sticky header (64 px high), so a toast never
+            covers the avatar or the menu button, and beside the page's heading rather than on it.
+            On a phone a toast is as wide as the screen: at the bottom, it never covers the heading. */}
         <LazyToaster
-          position="top-right"
+          position={phone ? "bottom-center" : "top-right"}
           offset={{ top: 80 }}
-          mobileOffset={{ top: 72 }}
+          mobileOffset={{ bottom: 16 }}
           duration={TOAST_DURATION_MS}
           closeButton
           richColors

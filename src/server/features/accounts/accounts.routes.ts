@@ -1,4 +1,11 @@
-import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
+import type { FastifyRequest } from "fastify";
+import type { FastifyPluginAsyncZod, ZodTypeProvider } from "fastify-type-provider-zod";
+import * as z from "zod/mini";
+import {
+  ACCOUNT_MESSAGES,
+  accountSessionsResponseSchema,
+  changeEmailRequestSchema,
+} from "../../../shared/contracts/account-settings.ts";
 import {
   AUTH_MESSAGES,
   forgotPasswordRequestSchema,
@@ -8,9 +15,10 @@ import {
   registerResponseSchema,
 } from "../../../shared/contracts/accounts.ts";
 import { meResponseSchema } from "../../../shared/contracts/session.ts";
-import { currentUser } from "../../auth/session.ts";
+import { currentUser, requireUser, signedInUser, signedSessionToken } from "../../auth/session.ts";
 import { toWebHeaders } from "../../auth/web-headers.ts";
 import { HttpError } from "../../plugins/errors.ts";
+import { listAccountSessions, requestEmailChange, revokeAccountSession } from "./account-settings.service.ts";
 import { register, requestPasswordReset, toMe } from "./accounts.service.ts";
 
 /**
@@ -21,6 +29,8 @@ import { register, requestPasswordReset, toMe } from "./accounts.service.ts";
 export const ACCOUNT_ROUTE_LIMITS = {
   register: { max: 100, timeWindow: 10 * 60_000 },
   forgotPassword: { max: 30, timeWindow: 10 * 60_000 },
+  // As the auth library's own limit on changing an email (auth/auth-limits.ts).
+  changeEmail: { max: 10, timeWindow: 10 * 60_000 },
 } as const;
 
 /** A route's limit, answering with its own message and the wait. */
@@ -69,4 +79,53 @@ export const accountsRoutes: FastifyPluginAsyncZod = async (app) => {
       return { message: AUTH_MESSAGES.resetEmailSent };
     },
   );
+
+  /** The token of the session the request is signed in with, to tell "this device" from the others. */
+  const sessionToken = async (request: FastifyRequest) => {
+    const { authCookies, secret } = await app.auth.$context;
+    return signedSessionToken(request.headers.cookie, authCookies.sessionToken.name, secret);
+  };
+
+  // The account page (docs/accounts.md).
+  await app.register(async (scope) => {
+    const account = scope.withTypeProvider<ZodTypeProvider>();
+    account.addHook("onRequest", requireUser);
+    account.addHook("onSend", async (_request, reply) => {
+      reply.header("cache-control", "no-store");
+    });
+
+    account.get("/api/accounts/sessions", { schema: { response: { 200: accountSessionsResponseSchema } } }, async (request) => ({
+      sessions: await listAccountSessions(app.db, signedInUser(request).id, await sessionToken(request), new Date()),
+    }));
+
+    account.delete(
+      "/api/accounts/sessions/:id",
+      { schema: { params: z.object({ id: z.string() }), response: { 200: messageResponseSchema } } },
+      async (request) => {
+        await revokeAccountSession(
+          { db: app.db, auth: app.auth },
+          {
+            userId: signedInUser(request).id,
+            sessionId: request.params.id,
+            currentToken: await sessionToken(request),
+            headers: toWebHeaders(request),
+          },
+        );
+        return { message: ACCOUNT_MESSAGES.sessionSignedOut };
+      },
+    );
+
+    account.post(
+      "/api/accounts/change-email",
+      {
+        schema: { body: changeEmailRequestSchema, response: { 200: messageResponseSchema } },
+        config: routeLimit(ACCOUNT_ROUTE_LIMITS.changeEmail, LIMIT_MESSAGES.requests),
+      },
+      async (request) =>
+        requestEmailChange(
+          { db: app.db, auth: app.auth },
+          { userId: signedInUser(request).id, newEmail: request.body.newEmail, headers: toWebHeaders(request) },
+        ),
+    );
+  });
 };

@@ -294,7 +294,12 @@ describe("admin programs API", () => {
     expect(detail.modules.map((m) => m.id)).toEqual(program.modules.map((m) => m.id));
     expect(detail.watched).toEqual([first.id]);
     const progress = await call(learner, { method: "GET", url: "/api/progress" });
-    expect(progress.json().programs.intermediate).toEqual({ watched: 1 });
+    // The learner's place follows the new order: the first video they have not watched.
+    expect(progress.json().programs.intermediate).toMatchObject({
+      watched: 1,
+      total: 3,
+      next: { lessonId: third.id, title: "Market structure, revised", kind: "video" },
+    });
 
     const [entry] = await auditEntries("program.updated");
     expect(entry).toMatchObject({
@@ -378,6 +383,7 @@ describe("admin programs API", () => {
           { question: "Third?", options: ["a) Buy", "b) Sell"], answer: "B" },
           { question: "Fourth?", options, answer: "C" },
         ],
+        passMark: null,
       };
       expect(response.json()).toEqual(expected);
       expect((await getQuiz("beginner")).json()).toEqual(expected);
@@ -395,7 +401,7 @@ describe("admin programs API", () => {
     it("shows the admin the answers", async () => {
       const response = await getQuiz("advanced");
       expect(response.statusCode).toBe(200);
-      expect(response.json()).toEqual(QUIZ);
+      expect(response.json()).toEqual({ ...QUIZ, passMark: null });
     });
 
     it.each<[string, unknown, string]>([
@@ -503,7 +509,7 @@ describe("admin programs API", () => {
       updatedAt: expect.any(String),
     });
     expect(await programOf("intermediate")).toEqual(program);
-    expect((await getQuiz("intermediate")).json()).toEqual({ title: "", questions: [] });
+    expect((await getQuiz("intermediate")).json()).toEqual({ title: "", questions: [], passMark: null });
 
     const detail = await learnerTrack(user("learner"), "intermediate");
     expect(detail).toMatchObject({ watched: [], quiz: null });

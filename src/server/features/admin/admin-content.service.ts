@@ -247,32 +247,35 @@ function normalizeQuestions(questions: QuizInput["questions"]): QuizQuestion[] {
 /** GET /api/admin/programs/:id/quiz: with the answers; an empty quiz when none is stored yet. */
 export async function getAdminQuiz(db: Db, id: string): Promise<AdminQuiz> {
   const [row] = await db
-    .select({ title: quizzes.title, questions: quizzes.questions })
+    .select({ title: quizzes.title, questions: quizzes.questions, passMark: quizzes.passMark })
     .from(programs)
     .leftJoin(quizzes, eq(quizzes.programId, programs.id))
     .where(eq(programs.id, id));
   if (!row) throw programNotFound();
-  return { title: row.title ?? "", questions: row.questions ?? [] };
+  return { title: row.title ?? "", questions: row.questions ?? [], passMark: row.passMark };
 }
 
 /** PUT /api/admin/programs/:id/quiz: the whole quiz; a blank title becomes "{program} Quiz". */
 export async function saveQuiz(db: Db, actorId: string, id: string, input: QuizInput): Promise<AdminQuiz> {
   const questions = normalizeQuestions(input.questions);
+  // Null: every question (docs/product.md, "Completion and certificates").
+  const passMark = input.passMark ?? null;
+  if (passMark !== null && passMark > questions.length) throw invalid(ADMIN_MESSAGES.passMarkInvalid);
   return db.transaction(async (tx) => {
     const program = await lockProgram(tx, id);
     const title = input.title === "" ? `${program.title} Quiz` : input.title;
     const [saved] = await tx
       .insert(quizzes)
-      .values({ programId: program.id, title, questions })
-      .onConflictDoUpdate({ target: quizzes.programId, set: { title, questions, updatedAt: sql`now()` } })
-      .returning({ title: quizzes.title, questions: quizzes.questions });
+      .values({ programId: program.id, title, questions, passMark })
+      .onConflictDoUpdate({ target: quizzes.programId, set: { title, questions, passMark, updatedAt: sql`now()` } })
+      .returning({ title: quizzes.title, questions: quizzes.questions, passMark: quizzes.passMark });
     if (!saved) throw new Error(`the quiz of ${program.id} was not saved`);
     await tx.insert(auditLog).values({
       actorId,
       subjectUserId: null,
       action: "quiz.saved",
       reason: "admin",
-      changes: { programId: program.id, title, questions: questions.length },
+      changes: { programId: program.id, title, questions: questions.length, passMark },
     });
     await announceCatalogChange(tx);
     return saved;

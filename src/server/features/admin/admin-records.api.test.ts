@@ -85,7 +85,7 @@ describe("the admin records", () => {
     return response.json<T>();
   }
 
-  it("counts programs, users, paid waitlist users, payments, audit entries and messages", async () => {
+  it("counts programs, users, paid waitlist users, payments, audit entries, messages, questions and mentorship requests", async () => {
     expect(await get("/api/admin/summary")).toEqual({
       programs: 3,
       users: 1 + COUNT + 2,
@@ -93,6 +93,8 @@ describe("the admin records", () => {
       payments: COUNT,
       audit: COUNT + 1,
       messages: COUNT,
+      questions: 0,
+      mentorship: 0,
     });
     await t.database.db.insert(contacts).values({ name: "Late", email: "late@example.com", message: "Hello?" });
     expect(await get("/api/admin/summary")).toMatchObject({ messages: COUNT + 1 });

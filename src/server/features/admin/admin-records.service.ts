@@ -13,7 +13,7 @@ import {
   type WaitlistEntry,
 } from "../../../shared/contracts/admin.ts";
 import type { Db } from "../../db/client.ts";
-import { auditLog, contacts, payments, programs, users, waitlist } from "../../db/schema.ts";
+import { auditLog, contacts, lessonQuestions, mentorshipRequests, payments, programs, users, waitlist } from "../../db/schema.ts";
 
 /** The counts in the tab labels, in one round trip of count queries. */
 export async function adminSummary(db: Db): Promise<AdminSummary> {
@@ -25,8 +25,10 @@ export async function adminSummary(db: Db): Promise<AdminSummary> {
       payments: sql<number>`(select count(*) from ${payments})::int`,
       audit: sql<number>`(select count(*) from ${auditLog})::int`,
       messages: sql<number>`(select count(*) from ${contacts})::int`,
+      questions: sql<number>`(select count(*) from ${lessonQuestions})::int`,
+      mentorship: sql<number>`(select count(*) from ${mentorshipRequests})::int`,
     })
-    // Six scalar subqueries need a one-row FROM to hang on.
+    // The scalar subqueries need a one-row FROM to hang on.
     .from(sql`(select 1) as one`);
   if (!summary) throw new Error("the summary query returned no row");
   return summary;

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { nextCohort } from "../../../shared/billing.ts";
 import { ADMIN_MESSAGES, USERS_PAGE_SIZE, type AdminUser, type UserSort } from "../../../shared/contracts/admin.ts";
 import type { PaidPlan, Plan, Provider, SubscriptionStatus } from "../../../shared/plans.ts";
-import { auditLog, programs, userProgress, users, waitlist } from "../../db/schema.ts";
+import { auditLog, modules, programs, quizAttempts, quizzes, userProgress, users, waitlist } from "../../db/schema.ts";
 import { createTestUsers, ipAllocator, type TestUser } from "../../testing/accounts.ts";
 import { auditEntries, userRow } from "../../testing/billing.ts";
 import { createTestApp, type TestApp } from "../../testing/test-app.ts";
@@ -36,6 +36,7 @@ function bulkUser(i: number): AdminUser {
     provider: PROVIDER_CYCLE[i % 4] ?? null,
     status,
     subscriptionEnd: paid ? new Date(BASE.getTime() + 30 * 24 * 60 * MINUTE).toISOString() : null,
+    queued: null,
     lastActiveAt: i % 3 === 0 ? null : new Date(BASE.getTime() - ((i * 7919) % BULK) * MINUTE).toISOString(),
     waitlistPaid: i % 6 === 0,
     waitlistAdmitted: i % 12 === 0,
@@ -247,8 +248,11 @@ describe("the admin Users tab", () => {
         .update(users)
         .set({ subscriptionPlan: "advanced", subscriptionStatus: "active", subscriptionStart: new Date(), subscriptionEnd: end, queuedPlan: "intermediate", queuedEnd })
         .where(eq(users.id, learner.id));
-      expect((await setPlan(learner.id, { plan: "advanced" })).statusCode).toBe(200);
+      const answer = await setPlan(learner.id, { plan: "advanced" });
+      expect(answer.statusCode).toBe(200);
       const row = await userRow(t, learner.id);
+      // The console shows what runs after the period.
+      expect(answer.json<{ user: AdminUser }>().user.queued).toEqual({ plan: "intermediate", end: row.queuedEnd?.toISOString() });
       const newEnd = row.subscriptionEnd ?? new Date(0);
       expect(row).toMatchObject({ subscriptionPlan: "advanced", queuedPlan: "intermediate" });
       expect(row.queuedEnd?.getTime()).toBe(newEnd.getTime() + (queuedEnd.getTime() - end.getTime()));
@@ -360,6 +364,7 @@ describe("the admin Users tab", () => {
             provider: null,
             status: "active",
             subscriptionEnd: row.subscriptionEnd?.toISOString(),
+            queued: null,
             lastActiveAt: null,
             waitlistPaid: true,
             waitlistAdmitted: true,
@@ -464,7 +469,12 @@ describe("the admin Users tab", () => {
   });
 
   describe("Edit Progress", () => {
-    type Progress = { tracks: { track: string; title: string; data: unknown }[] };
+    type Shown = {
+      track: string;
+      title: string;
+      modules: { id: string; title: string; watched: boolean }[];
+      quiz: { title: string; questions: number; correct: number; passMark: number; passed: boolean } | null;
+    };
 
     function getProgress(userId: string) {
       return asAdmin({ url: `/api/admin/users/${encodeURIComponent(userId)}/progress` });
@@ -479,76 +489,139 @@ describe("the admin Users tab", () => {
         .where(eq(userProgress.userId, userId))
         .orderBy(asc(userProgress.programId));
     }
-
-    it("shows one entry per program in display order, null where nothing is stored", async () => {
-      const response = await getProgress(user("progressLearner").id);
+    async function videoIds(track: string) {
+      const rows = await t.database.db
+        .select({ id: modules.id })
+        .from(modules)
+        .where(eq(modules.programId, track))
+        .orderBy(asc(modules.position));
+      return rows.map((row) => row.id);
+    }
+    async function shown(userId: string): Promise<Shown[]> {
+      const response = await getProgress(userId);
       expect(response.statusCode, response.body).toBe(200);
-      expect(response.json()).toEqual({
-        tracks: [
-          { track: "beginner", title: "Beginner Program", data: {} },
-          { track: "intermediate", title: "Intermediate Program", data: null },
-          { track: "advanced", title: "Advanced Program", data: null },
-        ],
-      });
+      return response.json<{ tracks: Shown[] }>().tracks;
+    }
+    async function progressEdits(userId: string) {
+      return (await auditEntries(t, userId)).filter((entry) => entry.action === "progress.edited");
+    }
+    /** Expects a 400 with `message`, and that nothing was stored or audited. */
+    async function expectRefused(userId: string, progress: unknown, message: string) {
+      const [before, editsBefore] = [await stored(userId), (await progressEdits(userId)).length];
+      const response = await putProgress(userId, progress);
+      expect(response.statusCode, response.body).toBe(400);
+      expect(response.json()).toEqual({ error: { code: "VALIDATION", message, requestId: expect.any(String) } });
+      expect(await stored(userId)).toEqual(before);
+      expect(await progressEdits(userId)).toHaveLength(editsBefore);
+    }
+
+    it("shows every program in display order: its videos by title, watched or not, and its quiz", async () => {
+      const tracks = await shown(user("progressLearner").id);
+      expect(tracks.map(({ track, title }) => [track, title])).toEqual([
+        ["beginner", "Beginner Program"],
+        ["intermediate", "Intermediate Program"],
+        ["advanced", "Advanced Program"],
+      ]);
+      const [beginner] = tracks;
+      expect(beginner?.modules).toEqual([
+        { id: expect.any(String), title: "Welcome to the markets", watched: false },
+        { id: expect.any(String), title: "Reading candlestick charts", watched: false },
+        { id: expect.any(String), title: "Support and resistance", watched: false },
+      ]);
+      expect(beginner?.modules.map((module) => module.id)).toEqual(await videoIds("beginner"));
+      expect(beginner?.quiz).toEqual({ title: "Beginner Program Quiz", questions: expect.any(Number), correct: 0, passMark: expect.any(Number), passed: false });
     });
 
-    it("stores JSON as JSON and text as text, and shows them back as they were", async () => {
+    it("stores the ticked videos of each program given, shows them back and audits the change", async () => {
       const learner = user("progressLearner");
-      const progress = {
-        beginner: { "module-1": true, "module-2": true },
-        intermediate: "watched the first two videos at the meetup {not json",
-        advanced: [1, "two", { three: null }],
-      };
-      const response = await putProgress(learner.id, progress);
+      const [b1, b2, b3] = await videoIds("beginner");
+      const [i1 = "", i2 = ""] = await videoIds("intermediate");
+      const response = await putProgress(learner.id, {
+        beginner: { [b1 ?? ""]: true, [b2 ?? ""]: false, [b3 ?? ""]: true },
+        intermediate: { [i2]: true },
+      });
       expect(response.statusCode, response.body).toBe(200);
       expect(response.json()).toEqual({ ok: true });
       expect(await stored(learner.id)).toEqual([
-        { track: "advanced", data: progress.advanced },
-        { track: "beginner", data: progress.beginner },
-        { track: "intermediate", data: progress.intermediate },
-      ]);
-      const [{ kind } = { kind: "" }] = await t.database.db
-        .select({ kind: sql<string>`jsonb_typeof(${userProgress.data})` })
-        .from(userProgress)
-        .where(and(eq(userProgress.userId, learner.id), eq(userProgress.programId, "intermediate")));
-      expect(kind).toBe("string");
-
-      const shown = (await getProgress(learner.id)).json<Progress>();
-      expect(shown.tracks.map((entry) => [entry.track, entry.data])).toEqual([
-        ["beginner", progress.beginner],
-        ["intermediate", progress.intermediate],
-        ["advanced", progress.advanced],
+        { track: "beginner", data: { [b1 ?? ""]: true, [b3 ?? ""]: true } },
+        { track: "intermediate", data: { [i2]: true } },
       ]);
 
-      // Round trip: saving what was shown changes nothing.
-      const again = Object.fromEntries(shown.tracks.map((entry) => [entry.track, entry.data]));
-      expect((await putProgress(learner.id, again)).statusCode).toBe(200);
-      expect((await getProgress(learner.id)).json()).toEqual(shown);
+      const tracks = await shown(learner.id);
+      expect(tracks[0]?.modules.map((module) => module.watched)).toEqual([true, false, true]);
+      expect(tracks[1]?.modules.map((module) => [module.id, module.watched]).slice(0, 2)).toEqual([
+        [i1, false],
+        [i2, true],
+      ]);
 
-      const edits = (await auditEntries(t, learner.id)).filter((entry) => entry.action === "progress.edited");
-      expect(edits).toHaveLength(2);
+      const edits = await progressEdits(learner.id);
+      expect(edits).toHaveLength(1);
       expect(edits[0]).toMatchObject({
         actorId: user("admin").id,
         reason: "admin",
-        changes: { beginner: { from: {}, to: progress.beginner }, intermediate: { from: null, to: progress.intermediate } },
+        changes: {
+          beginner: { from: {}, to: { [b1 ?? ""]: true, [b3 ?? ""]: true } },
+          intermediate: { from: null, to: { [i2]: true } },
+        },
       });
+
+      // What the learner sees is what the admin set.
+      const mine = await t.app.inject({ url: "/api/progress", headers: { cookie: learner.cookie } });
+      expect(mine.json().programs.beginner).toMatchObject({ watched: 2 });
     });
 
-    it("changes only the tracks it is given", async () => {
+    it("changes only the programs it is given, and a video left out is not watched", async () => {
       const learner = user("progressLearner");
       const before = await stored(learner.id);
-      expect((await putProgress(learner.id, { advanced: { done: true } })).statusCode).toBe(200);
-      expect(await stored(learner.id)).toEqual(before.map((row) => (row.track === "advanced" ? { ...row, data: { done: true } } : row)));
+      const [b1 = ""] = await videoIds("beginner");
+      expect((await putProgress(learner.id, { beginner: { [b1]: true } })).statusCode).toBe(200);
+      expect(await stored(learner.id)).toEqual(before.map((row) => (row.track === "beginner" ? { ...row, data: { [b1]: true } } : row)));
     });
 
-    it("answers 404 for an unknown user and 400 for a track that does not exist", async () => {
+    it("shows the learner's quiz answers as they stand, passed once enough are right", async () => {
+      const learner = user("progressLearner");
+      const [quiz] = await t.database.db.select().from(quizzes).where(eq(quizzes.programId, "beginner"));
+      const count = quiz?.questions.length ?? 0;
+      await t.database.db
+        .insert(quizAttempts)
+        .values(Array.from({ length: count }, (_, index) => ({ userId: learner.id, programId: "beginner", questionIndex: index, option: "A", correct: true })));
+      const [beginner] = await shown(learner.id);
+      expect(beginner?.quiz).toEqual({ title: "Beginner Program Quiz", questions: count, correct: count, passMark: count, passed: true });
+    });
+
+    it("refuses what is not a video of that program, or not true or false, and stores nothing", async () => {
+      const learner = user("progressLearner");
+      const [b1 = ""] = await videoIds("beginner");
+      const [i1 = ""] = await videoIds("intermediate");
+      const changed = ADMIN_MESSAGES.progressModulesChanged("Beginner Program");
+      await expectRefused(learner.id, { beginner: { [i1]: true } }, changed);
+      await expectRefused(learner.id, { beginner: { "no-such-video": true } }, changed);
+      // One bad program refuses the good one with it.
+      await expectRefused(learner.id, { intermediate: { [i1]: true }, beginner: { [b1]: false, nope: true } }, changed);
+      for (const bad of [{ beginner: { [b1]: "yes" } }, { beginner: { [b1]: 1 } }, { beginner: { [b1]: null } }, { beginner: "watched the first two" }, { beginner: [b1] }, "everything"]) {
+        await expectRefused(learner.id, bad, ADMIN_MESSAGES.progressInvalid);
+      }
+      await expectRefused(learner.id, { expert: {} }, "There is no expert program.");
+    });
+
+    it("answers 404 for an unknown user", async () => {
       for (const response of [await getProgress("no-such-user"), await putProgress("no-such-user", { beginner: {} })]) {
         expect(response.statusCode).toBe(404);
         expect(response.json()).toEqual({ error: { code: "USER_NOT_FOUND", message: ADMIN_MESSAGES.userNotFound, requestId: expect.any(String) } });
       }
-      const unknownTrack = await putProgress(user("progressLearner").id, { expert: {} });
-      expect(unknownTrack.statusCode).toBe(400);
-      expect(unknownTrack.json().error.code).toBe("VALIDATION");
+    });
+
+    it("shows an entry stored before progress was checked (text, other JSON) as nothing watched, and replaces it", async () => {
+      const learner = user("progressLearner");
+      await t.database.db
+        .update(userProgress)
+        .set({ data: sql`'"watched the first two at the meetup"'::jsonb` })
+        .where(and(eq(userProgress.userId, learner.id), eq(userProgress.programId, "beginner")));
+      const [beginner] = await shown(learner.id);
+      expect(beginner?.modules.every((module) => !module.watched)).toBe(true);
+      const [b2 = ""] = await videoIds("beginner");
+      expect((await putProgress(learner.id, { beginner: { [b2]: true } })).statusCode).toBe(200);
+      expect((await stored(learner.id)).find((row) => row.track === "beginner")?.data).toEqual({ [b2]: true });
     });
   });
 
@@ -584,11 +657,15 @@ describe("the admin Users tab", () => {
   describe("progress for a program that is gone", () => {
     it("is refused as a whole, and the track disappears from the form", async () => {
       const learner = user("progressLearner");
+      const [before] = await t.database.db
+        .select({ data: userProgress.data })
+        .from(userProgress)
+        .where(and(eq(userProgress.userId, learner.id), eq(userProgress.programId, "beginner")));
       await t.database.db.delete(programs).where(eq(programs.id, "advanced"));
       const response = await asAdmin({
         method: "PUT",
         url: `/api/admin/users/${learner.id}/progress`,
-        payload: { progress: { beginner: { changed: true }, advanced: {} } },
+        payload: { progress: { beginner: {}, advanced: {} } },
       });
       expect(response.statusCode).toBe(400);
       expect(response.json()).toEqual({ error: { code: "VALIDATION", message: "There is no advanced program.", requestId: expect.any(String) } });
@@ -596,7 +673,7 @@ describe("the admin Users tab", () => {
         .select({ data: userProgress.data })
         .from(userProgress)
         .where(and(eq(userProgress.userId, learner.id), eq(userProgress.programId, "beginner")));
-      expect(beginner?.data).not.toEqual({ changed: true });
+      expect(beginner?.data).toEqual(before?.data);
 
       const shown = await asAdmin({ url: `/api/admin/users/${learner.id}/progress` });
       expect(shown.json().tracks.map((entry: { track: string }) => entry.track)).toEqual(["beginner", "intermediate"]);

@@ -6,14 +6,17 @@ import {
   ADMIN_MESSAGES,
   USERS_PAGE_SIZE,
   type AdminUser,
+  type ProgressUpdate,
   type UserList,
+  type UserProgress,
   type UserSort,
 } from "../../../shared/contracts/admin.ts";
 import { isTrack, TRACKS, type Plan, type Track } from "../../../shared/plans.ts";
-import type { Db } from "../../db/client.ts";
-import { auditLog, programs, userProgress, users } from "../../db/schema.ts";
+import type { Db, Tx } from "../../db/client.ts";
+import { auditLog, modules, programs, quizzes, userProgress, users } from "../../db/schema.ts";
 import { HttpError } from "../../plugins/errors.ts";
-import { replaceProgress } from "../learning/progress.ts";
+import { completionOf, latestAnswers } from "../learning/completion.ts";
+import { replaceProgress, watchedModuleIds } from "../learning/progress.ts";
 import { admitFromWaitlist, setUserPlan, type UserRow } from "../users/users.service.ts";
 
 export type Admin = { id: string };
@@ -25,6 +28,8 @@ const adminUserColumns = {
   provider: users.provider,
   status: users.subscriptionStatus,
   subscriptionEnd: users.subscriptionEnd,
+  queuedPlan: users.queuedPlan,
+  queuedEnd: users.queuedEnd,
   lastActiveAt: users.lastActiveAt,
   waitlistPaid: users.waitlistPaid,
   waitlistAdmitted: users.waitlistAdmitted,
@@ -33,7 +38,7 @@ const adminUserColumns = {
 
 type AdminUserRow = Pick<
   UserRow,
-  "id" | "email" | "provider" | "lastActiveAt" | "subscriptionEnd" | "waitlistPaid" | "waitlistAdmitted" | "createdAt"
+  "id" | "email" | "provider" | "lastActiveAt" | "subscriptionEnd" | "queuedPlan" | "queuedEnd" | "waitlistPaid" | "waitlistAdmitted" | "createdAt"
 > & { plan: UserRow["subscriptionPlan"]; status: UserRow["subscriptionStatus"] };
 
 function toAdminUser(row: AdminUserRow): AdminUser {
@@ -44,6 +49,7 @@ function toAdminUser(row: AdminUserRow): AdminUser {
     provider: row.provider,
     status: row.status,
     subscriptionEnd: row.subscriptionEnd?.toISOString() ?? null,
+    queued: row.queuedPlan && row.queuedEnd ? { plan: row.queuedPlan, end: row.queuedEnd.toISOString() } : null,
     lastActiveAt: row.lastActiveAt?.toISOString() ?? null,
     waitlistPaid: row.waitlistPaid,
     waitlistAdmitted: row.waitlistAdmitted,
@@ -117,40 +123,95 @@ async function requireUserExists(db: Pick<Db, "select">, userId: string) {
   if (!user) throw new HttpError(404, "USER_NOT_FOUND", ADMIN_MESSAGES.userNotFound);
 }
 
-type TrackProgress = { track: Track; title: string; data: unknown };
-
-/** One entry per track that has a program, in display order; data is null when nothing is stored. */
-export async function getUserProgress(db: Db, userId: string): Promise<TrackProgress[]> {
-  await requireUserExists(db, userId);
-  const rows = await db
-    .select({ track: programs.id, title: programs.title, data: userProgress.data })
-    .from(programs)
-    .leftJoin(userProgress, and(eq(userProgress.programId, programs.id), eq(userProgress.userId, userId)))
-    .where(inArray(programs.id, [...TRACKS]))
-    .orderBy(asc(programs.order), asc(programs.id));
-  return rows.flatMap(({ track, title, data }) => (isTrack(track) ? [{ track, title, data: data ?? null }] : []));
+/** One program's videos, in order, and its quiz's question count and pass mark (null: no questions). */
+async function programContents(db: Db | Tx, tracks: readonly Track[]) {
+  const [programRows, moduleRows, quizRows] = await Promise.all([
+    db
+      .select({ track: programs.id, title: programs.title })
+      .from(programs)
+      .where(inArray(programs.id, tracks))
+      .orderBy(asc(programs.order), asc(programs.id)),
+    db
+      .select({ id: modules.id, track: modules.programId, title: modules.title })
+      .from(modules)
+      .where(inArray(modules.programId, tracks))
+      .orderBy(asc(modules.position)),
+    db
+      .select({
+        track: quizzes.programId,
+        title: quizzes.title,
+        questionCount: sql<number>`jsonb_array_length(${quizzes.questions})`.mapWith(Number),
+        passMark: quizzes.passMark,
+      })
+      .from(quizzes)
+      .where(inArray(quizzes.programId, tracks)),
+  ]);
+  return programRows.flatMap(({ track, title }) => {
+    if (!isTrack(track)) return [];
+    const quiz = quizRows.find((row) => row.track === track && row.questionCount > 0) ?? null;
+    return [{ track, title, modules: moduleRows.filter((row) => row.track === track), quiz }];
+  });
 }
 
-const noProgramMessage = (track: Track) => `There is no ${track} program.`;
+/**
+ * Edit Progress as it opens (docs/product.md, "Admin console"): per program, each video watched or
+ * not, and the quiz by learning's pass rule.
+ */
+export async function getUserProgress(db: Db, userId: string): Promise<UserProgress["tracks"]> {
+  await requireUserExists(db, userId);
+  const contents = await programContents(db, TRACKS);
+  const entries = await db
+    .select({ track: userProgress.programId, data: userProgress.data })
+    .from(userProgress)
+    .where(eq(userProgress.userId, userId));
+  return Promise.all(
+    contents.map(async ({ track, title, modules: videos, quiz }) => {
+      const moduleIds = videos.map((video) => video.id);
+      const watched = watchedModuleIds(entries.find((entry) => entry.track === track)?.data, moduleIds);
+      const answers = quiz ? await latestAnswers(db, userId, track) : [];
+      const completion = completionOf({ moduleIds, watched, quiz, answers });
+      return {
+        track,
+        title,
+        modules: videos.map(({ id, title }) => ({ id, title, watched: watched.includes(id) })),
+        quiz: quiz && {
+          title: quiz.title,
+          questions: quiz.questionCount,
+          correct: answers.filter((answer) => answer.correct && answer.questionIndex < quiz.questionCount).length,
+          passMark: completion.passMark,
+          passed: completion.quizPassed,
+        },
+      };
+    }),
+  );
+}
 
 /**
- * Stores each given track's progress as it is: any JSON value, or the text the admin typed when
- * it was not JSON (a jsonb string). All tracks or none, with one audit entry. Learning writes
- * the entries (replaceProgress), as it writes every progress entry.
+ * Sets which videos of each given program the learner has watched: only that program's videos,
+ * each true or false (the contract checked the shape). All programs or none, with one audit entry.
+ * Learning writes the entries (replaceProgress), as it writes every progress entry.
  */
 export async function setUserProgress(
   db: Db,
   admin: Admin,
-  input: { userId: string; progress: Partial<Record<Track, unknown>> },
+  input: { userId: string; progress: ProgressUpdate },
 ): Promise<void> {
-  const entries = TRACKS.flatMap((track) => (track in input.progress ? [{ track, data: input.progress[track] ?? null }] : []));
   await db.transaction(async (tx) => {
     await requireUserExists(tx, input.userId);
-    if (entries.length === 0) return;
-    const tracks = entries.map((entry) => entry.track);
-    const existing = await tx.select({ id: programs.id }).from(programs).where(inArray(programs.id, tracks));
-    const missing = tracks.find((track) => !existing.some((program) => program.id === track));
-    if (missing) throw new HttpError(400, "VALIDATION", noProgramMessage(missing));
+    const given = Object.entries(input.progress);
+    if (given.length === 0) return;
+    const contents = await programContents(tx, given.map(([track]) => track).filter(isTrack));
+    const entries = given.map(([track, marks]) => {
+      const program = contents.find((content) => content.track === track);
+      if (!program) throw new HttpError(400, "VALIDATION", ADMIN_MESSAGES.progressNoProgram(track));
+      const ids = new Set(program.modules.map((video) => video.id));
+      if (Object.keys(marks).some((id) => !ids.has(id))) {
+        throw new HttpError(400, "VALIDATION", ADMIN_MESSAGES.progressModulesChanged(program.title));
+      }
+      // In the program's order, so the stored entry reads as the curriculum does.
+      const watched = program.modules.filter((video) => marks[video.id] === true);
+      return { track: program.track, data: Object.fromEntries(watched.map((video) => [video.id, true as const])) };
+    });
 
     const changes = await replaceProgress(tx, input.userId, entries);
     await tx.insert(auditLog).values({

@@ -12,7 +12,8 @@ export type TrackModule = { id: string; title: string; description: string; yout
 export type CatalogTrack = {
   program: { id: Track; title: string; duration: string; description: string[]; priceUsdCents: number | null };
   modules: TrackModule[];
-  quiz: { title: string; questions: QuizQuestion[] } | null;
+  /** passMark: questions to have right to pass, null for all (docs/product.md, "Completion and certificates"). */
+  quiz: { title: string; questions: QuizQuestion[]; passMark: number | null } | null;
 };
 
 export type Catalog = {
@@ -50,7 +51,7 @@ export async function loadCatalog(db: Db): Promise<Catalog> {
     tracks.set(id, {
       program: { id, title, duration, description, priceUsdCents },
       modules: modulesOf(id),
-      quiz: quiz ? { title: quiz.title, questions: quiz.questions } : null,
+      quiz: quiz ? { title: quiz.title, questions: quiz.questions, passMark: quiz.passMark } : null,
     });
   }
   const list: ProgramList = { programs: summaries };

@@ -3,7 +3,7 @@ import { and, asc, count, eq, sql } from "drizzle-orm";
 import type { InjectOptions } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { TRACKS, type Track } from "../../../shared/plans.ts";
-import { modules, quizAttempts, userProgress } from "../../db/schema.ts";
+import { modules, quizAttempts, quizzes, userProgress } from "../../db/schema.ts";
 import { SEED_PROGRAMS } from "../../db/seed-content.ts";
 import { createTestUsers, ipAllocator, type TestUser, type TestUserPlan } from "../../testing/accounts.ts";
 import { createTestApp, type TestApp } from "../../testing/test-app.ts";
@@ -59,8 +59,10 @@ const USERS = {
   quizAnswers: {},
   quizRejected: {},
   summary: { plan: "intermediate" },
+  summaryQuizFirst: {},
   summaryAdminEdited: {},
   summaryEmpty: {},
+  summaryEmptyProgram: { plan: "advanced" },
   noStore: {},
   upgrade: {},
 } satisfies Record<string, TestUserPlan>;
@@ -272,10 +274,10 @@ describe("learning API", () => {
 
       const first = await watch(learner, "beginner", moduleId("beginner", 1));
       expect(first.statusCode, first.body).toBe(200);
-      expect(first.json()).toEqual({ watched: [moduleId("beginner", 1)] });
+      expect(first.json()).toMatchObject({ watched: [moduleId("beginner", 1)] });
 
       const second = await watch(learner, "beginner", moduleId("beginner", 0));
-      expect(second.json()).toEqual({ watched: [moduleId("beginner", 0), moduleId("beginner", 1)] });
+      expect(second.json()).toMatchObject({ watched: [moduleId("beginner", 0), moduleId("beginner", 1)] });
       expect(await progressData(learner.id, "beginner")).toEqual({
         [moduleId("beginner", 0)]: true,
         [moduleId("beginner", 1)]: true,
@@ -301,7 +303,7 @@ describe("learning API", () => {
       const learner = user("newEntry");
       expect((await progressRows(learner.id)).map((row) => row.programId)).toEqual(["beginner"]);
       const response = await watch(learner, "advanced", moduleId("advanced", 0));
-      expect(response.json()).toEqual({ watched: [moduleId("advanced", 0)] });
+      expect(response.json()).toMatchObject({ watched: [moduleId("advanced", 0)] });
       expect(await progressData(learner.id, "advanced")).toEqual({ [moduleId("advanced", 0)]: true });
     });
 
@@ -367,7 +369,7 @@ describe("learning API", () => {
 
       const response = await watch(learner, "beginner", moduleId("beginner", 1));
       expect(response.statusCode, response.body).toBe(200);
-      expect(response.json()).toEqual({ watched: [moduleId("beginner", 1)] });
+      expect(response.json()).toMatchObject({ watched: [moduleId("beginner", 1)] });
       expect(await progressData(learner.id, "beginner")).toEqual({ [moduleId("beginner", 1)]: true });
     });
 
@@ -375,7 +377,7 @@ describe("learning API", () => {
       const learner = user("replaced");
       await replaceProgress(learner.id, "beginner", JSON.stringify({ note: "caught up in class", [moduleId("beginner", 0)]: true }));
       const response = await watch(learner, "beginner", moduleId("beginner", 2));
-      expect(response.json()).toEqual({ watched: [moduleId("beginner", 0), moduleId("beginner", 2)] });
+      expect(response.json()).toMatchObject({ watched: [moduleId("beginner", 0), moduleId("beginner", 2)] });
       expect(await progressData(learner.id, "beginner")).toEqual({
         note: "caught up in class",
         [moduleId("beginner", 0)]: true,
@@ -399,7 +401,7 @@ describe("learning API", () => {
       const track = await getTrack(b, "beginner");
       expect(track.json().watched).toEqual([]);
       expect(track.json().quiz).toMatchObject({ unlocked: false, answers: [] });
-      expect((await getProgress(b)).json()).toEqual({ programs: { beginner: { watched: 0 } } });
+      expect((await getProgress(b)).json()).toEqual({ programs: { beginner: expect.objectContaining({ watched: 0, percent: 0, lastStudiedAt: null }) } });
     });
 
     it("a userId in the query string reads nothing of A's", async () => {
@@ -408,7 +410,7 @@ describe("learning API", () => {
       expect(track.json().watched).toEqual([]);
       expect(track.json().quiz.answers).toEqual([]);
       const progress = await call(b, { method: "GET", url: `/api/progress?userId=${a.id}` });
-      expect(progress.json()).toEqual({ programs: { beginner: { watched: 0 } } });
+      expect(progress.json()).toEqual({ programs: { beginner: expect.objectContaining({ watched: 0, percent: 0, lastStudiedAt: null }) } });
     });
 
     it("a userId in the body or query writes B's row, never A's", async () => {
@@ -421,7 +423,7 @@ describe("learning API", () => {
         payload: { userId: a.id },
       });
       expect(response.statusCode, response.body).toBe(200);
-      expect(response.json()).toEqual({ watched: [moduleId("beginner", 2)] });
+      expect(response.json()).toMatchObject({ watched: [moduleId("beginner", 2)] });
       expect(await progressData(b.id, "beginner")).toEqual({ [moduleId("beginner", 2)]: true });
 
       // A has opened the quiz, B has not: answering "as A" is judged on B's own progress.
@@ -487,14 +489,14 @@ describe("learning API", () => {
         ] as const) {
           const response = await answer(learner, "beginner", { questionIndex, option });
           expect(response.statusCode, response.body).toBe(200);
-          expect(response.json()).toEqual({ correct, message: correct ? "Correct" : "Incorrect" });
+          expect(response.json()).toMatchObject({ correct, message: correct ? "Correct" : "Incorrect" });
           tries.push({ questionIndex, option, correct });
         }
       }
       // The last question is answered wrongly again after the right answer.
       const lastIndex = questions.length - 1;
       const relapse = await answer(learner, "beginner", { questionIndex: lastIndex, option: "D" });
-      expect(relapse.json()).toEqual({ correct: false, message: "Incorrect" });
+      expect(relapse.json()).toMatchObject({ correct: false, message: "Incorrect" });
 
       const rows = await t.database.db
         .select({ questionIndex: quizAttempts.questionIndex, option: quizAttempts.option, correct: quizAttempts.correct })
@@ -603,18 +605,95 @@ describe("learning API", () => {
   });
 
   describe("GET /api/progress", () => {
-    it("counts watched videos per program", async () => {
-      const learner = user("summary");
-      expect((await getProgress(learner)).json()).toEqual({ programs: { beginner: { watched: 0 } } });
+    /** A program's progress as the summary sends it, from the seeded content. */
+    function expected(track: Track, watched: number[], quizPassed: boolean, lastStudiedAt: unknown = null) {
+      const seed = seedOf(track);
+      const unwatched = seed.modules.findIndex((_, index) => !watched.includes(index));
+      const next =
+        unwatched >= 0
+          ? { lessonId: moduleId(track, unwatched), title: seed.modules[unwatched]?.title, kind: "video" }
+          : quizPassed
+            ? null
+            : { lessonId: moduleId(track, 0), title: seed.quiz.title, kind: "quiz" };
+      const steps = seed.modules.length + 1;
+      return {
+        watched: watched.length,
+        total: seed.modules.length,
+        quizPassed,
+        percent: Math.floor(((watched.length + (quizPassed ? 1 : 0)) * 100) / steps),
+        next,
+        lastStudiedAt,
+      };
+    }
 
+    async function passQuiz(learner: TestUser, track: Track) {
+      for (const [questionIndex, question] of seedOf(track).quiz.questions.entries()) {
+        const response = await answer(learner, track, { questionIndex, option: question.answer });
+        expect(response.json()).toMatchObject({ correct: true });
+      }
+    }
+
+    it("gives every program the plan opens: videos watched, percent of the steps and the next one", async () => {
+      const learner = user("summary");
+      const before = await getProgress(learner);
+      expect(before.statusCode).toBe(200);
+      expect(before.headers["cache-control"]).toBe("no-store");
+      expect(before.json()).toEqual({
+        programs: { beginner: expected("beginner", [], false), intermediate: expected("intermediate", [], false) },
+      });
+
+      const startedAt = Date.now();
       await watch(learner, "beginner", moduleId("beginner", 0));
       await watch(learner, "beginner", moduleId("beginner", 2));
       await watch(learner, "beginner", moduleId("beginner", 2));
       await watch(learner, "intermediate", moduleId("intermediate", 1));
-      const response = await getProgress(learner);
-      expect(response.statusCode).toBe(200);
-      expect(response.headers["cache-control"]).toBe("no-store");
-      expect(response.json()).toEqual({ programs: { beginner: { watched: 2 }, intermediate: { watched: 1 } } });
+      const studied = expect.any(String);
+      expect((await getProgress(learner)).json()).toEqual({
+        programs: {
+          beginner: expected("beginner", [0, 2], false, studied),
+          intermediate: expected("intermediate", [1], false, studied),
+        },
+      });
+      const { beginner } = (await getProgress(learner)).json().programs;
+      expect(beginner.percent).toBe(50);
+      expect(Date.parse(beginner.lastStudiedAt)).toBeGreaterThanOrEqual(startedAt - 1000);
+
+      // Every video watched: the quiz is what is left, under the first lesson.
+      await watch(learner, "beginner", moduleId("beginner", 1));
+      const videosDone = (await getProgress(learner)).json().programs.beginner;
+      expect(videosDone).toEqual(expected("beginner", [0, 1, 2], false, studied));
+      expect(videosDone).toMatchObject({ percent: 75, next: { kind: "quiz", lessonId: moduleId("beginner", 0) } });
+
+      await passQuiz(learner, "beginner");
+      const passed = (await getProgress(learner)).json().programs.beginner;
+      expect(passed).toEqual(expected("beginner", [0, 1, 2], true, studied));
+      expect(passed).toMatchObject({ percent: 100, next: null });
+      expect(Date.parse(passed.lastStudiedAt)).toBeGreaterThanOrEqual(Date.parse(videosDone.lastStudiedAt));
+
+      // The latest answer counts: one wrong answer again and the quiz is no longer passed.
+      await answer(learner, "beginner", { questionIndex: 0, option: "D" });
+      expect((await getProgress(learner)).json().programs.beginner).toEqual(expected("beginner", [0, 1, 2], false, studied));
+    });
+
+    it("passing the quiz before the last video leaves that video as the next step", async () => {
+      const learner = user("summaryQuizFirst");
+      await watch(learner, "beginner", moduleId("beginner", 0));
+      await passQuiz(learner, "beginner");
+      expect((await getProgress(learner)).json().programs.beginner).toEqual(
+        expected("beginner", [0], true, expect.any(String)),
+      );
+      expect((await getProgress(learner)).json().programs.beginner.percent).toBe(50);
+    });
+
+    it("leaves out the programs the plan does not open, even with progress kept from an ended plan", async () => {
+      const learner = user("expiredIntermediate");
+      await t.database.db
+        .insert(userProgress)
+        .values({ userId: learner.id, programId: "intermediate", data: { [moduleId("intermediate", 0)]: true } })
+        .onConflictDoNothing();
+      const response = (await getProgress(learner)).json();
+      expect(Object.keys(response.programs)).toEqual(["beginner"]);
+      expect(JSON.stringify(response)).not.toContain(seedOf("intermediate").modules[1]?.title);
     });
 
     it("counts only watched ids of modules that exist", async () => {
@@ -631,7 +710,9 @@ describe("learning API", () => {
           removed: true,
         }),
       );
-      expect((await getProgress(learner)).json()).toEqual({ programs: { beginner: { watched: 1 } } });
+      expect((await getProgress(learner)).json()).toEqual({
+        programs: { beginner: expected("beginner", [0], false, expect.any(String)) },
+      });
       expect((await getTrack(learner, "beginner")).json().watched).toEqual([moduleId("beginner", 0)]);
     });
 
@@ -639,13 +720,34 @@ describe("learning API", () => {
       const learner = user("summaryAdminEdited");
       await watch(learner, "beginner", moduleId("beginner", 0));
       await replaceProgress(learner.id, "beginner", '"some text"');
-      expect((await getProgress(learner)).json()).toEqual({ programs: { beginner: { watched: 0 } } });
+      expect((await getProgress(learner)).json()).toEqual({ programs: { beginner: expected("beginner", [], false) } });
     });
 
-    it("is empty for a learner without any progress entry", async () => {
+    it("gives a program without a progress entry from its start", async () => {
       const learner = user("summaryEmpty");
       await t.database.db.delete(userProgress).where(eq(userProgress.userId, learner.id));
-      expect((await getProgress(learner)).json()).toEqual({ programs: {} });
+      expect((await getProgress(learner)).json()).toEqual({ programs: { beginner: expected("beginner", [], false) } });
+    });
+
+    it("a program without a quiz counts its videos alone", async () => {
+      const learner = user("summaryEmptyProgram");
+      await watch(learner, "advanced", moduleId("advanced", 0));
+      await t.database.db.delete(quizzes).where(eq(quizzes.programId, "advanced"));
+      t.app.catalog.invalidate();
+      try {
+        const advanced = (await getProgress(learner)).json().programs.advanced;
+        const videos = seedOf("advanced").modules.length;
+        expect(advanced).toMatchObject({
+          watched: 1,
+          total: videos,
+          quizPassed: null,
+          percent: Math.floor(100 / videos),
+          next: { lessonId: moduleId("advanced", 1), kind: "video" },
+        });
+      } finally {
+        await t.database.db.insert(quizzes).values({ programId: "advanced", ...seedOf("advanced").quiz });
+        t.app.catalog.invalidate();
+      }
     });
   });
 

@@ -1,3 +1,4 @@
+import type { FastifyRequest } from "fastify";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import {
   LEARNING_MESSAGES,
@@ -12,6 +13,11 @@ import {
 import { requireUser, signedInUser } from "../../auth/session.ts";
 import { answerQuestion, getTrack, markWatched, progressSummary, TooManyAnswers } from "./learning.service.ts";
 
+/** The certificate's email goes now rather than at the runner's next poll. */
+function sendQueuedEmails(request: FastifyRequest) {
+  request.server.jobs.runDue().catch((error: unknown) => request.log.error({ err: error }, "jobs"));
+}
+
 export const learningRoutes: FastifyPluginAsyncZod = async (app) => {
   app.addHook("onRequest", requireUser);
   app.addHook("onSend", async (_request, reply) => {
@@ -19,7 +25,7 @@ export const learningRoutes: FastifyPluginAsyncZod = async (app) => {
   });
 
   app.get("/api/progress", { schema: { response: { 200: progressSummarySchema } } }, async (request) => ({
-    programs: await progressSummary(app.db, await app.catalog.read(), signedInUser(request).id),
+    programs: await progressSummary(app.db, await app.catalog.read(), signedInUser(request)),
   }));
 
   app.get(
@@ -31,15 +37,13 @@ export const learningRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     "/api/programs/:track/modules/:moduleId/watched",
     { schema: { params: moduleParamsSchema, response: { 200: watchedResponseSchema } } },
-    async (request) => ({
-      watched: await markWatched(
-        app.db,
-        await app.catalog.read(),
-        signedInUser(request),
-        request.params.track,
-        request.params.moduleId,
-      ),
-    }),
+    async (request) => {
+      const catalog = await app.catalog.read();
+      const { track, moduleId } = request.params;
+      const { watched, completion, issued } = await markWatched(app.db, catalog, signedInUser(request), track, moduleId);
+      if (issued) sendQueuedEmails(request);
+      return { watched, completion };
+    },
   );
 
   app.post(
@@ -51,8 +55,16 @@ export const learningRoutes: FastifyPluginAsyncZod = async (app) => {
       const catalog = await app.catalog.read();
       try {
         const learner = signedInUser(request);
-        const correct = await answerQuestion(app.db, catalog, learner, request.params.track, request.body, new Date());
-        return { correct, message: correct ? LEARNING_MESSAGES.correct : LEARNING_MESSAGES.incorrect };
+        const { correct, completion, issued } = await answerQuestion(
+          app.db,
+          catalog,
+          learner,
+          request.params.track,
+          request.body,
+          new Date(),
+        );
+        if (issued) sendQueuedEmails(request);
+        return { correct, message: correct ? LEARNING_MESSAGES.correct : LEARNING_MESSAGES.incorrect, completion };
       } catch (error) {
         if (error instanceof TooManyAnswers) reply.header("retry-after", String(error.retryAfterSeconds));
         throw error;

@@ -1,7 +1,7 @@
 // A learner's progress entries (user_progress, docs/data.md "Learning"): how an entry is read, and
-// every write to the table, so that what an entry holds is decided here alone. A learner's entry
-// maps module ids to true; an administrator may have stored any JSON or text there, which simply
-// counts as nothing watched.
+// every write to the table, so that what an entry holds is decided here alone. An entry maps the
+// ids of the watched modules to true, whether the learner or an administrator wrote it. Anything
+// else (older entries may hold other JSON or text) simply counts as nothing watched.
 import { and, eq, inArray, sql } from "drizzle-orm";
 import type { Track } from "../../../shared/plans.ts";
 import type { Db, Tx } from "../../db/client.ts";
@@ -34,14 +34,14 @@ export async function startProgress(db: Db, userId: string): Promise<void> {
 }
 
 /** Merges "this video is watched" into the learner's entry, idempotent; the entry as now stored. */
-export async function recordWatched(db: Db, userId: string, track: Track, moduleId: string): Promise<unknown> {
+export async function recordWatched(db: Db | Tx, userId: string, track: Track, moduleId: string): Promise<unknown> {
   const entry = { [moduleId]: true };
   const [row] = await db
     .insert(userProgress)
     .values({ userId, programId: track, data: entry })
     .onConflictDoUpdate({
       target: [userProgress.userId, userProgress.programId],
-      // An entry an administrator replaced with something other than an object starts afresh.
+      // An entry that is not an object (an older admin edit could store text) starts afresh.
       set: {
         data: sql`case when jsonb_typeof(${userProgress.data}) = 'object'
           then ${userProgress.data} || excluded.data else excluded.data end`,
@@ -52,18 +52,22 @@ export async function recordWatched(db: Db, userId: string, track: Track, module
   return row?.data;
 }
 
+/** A program's entry: the ids of its watched modules, each mapped to true. */
+export type WatchedEntry = Record<string, true>;
+
 /** What an entry held before a replacement and holds after it; null where there was no entry. */
-export type ProgressChange = { track: Track; from: unknown; to: unknown };
+export type ProgressChange = { track: Track; from: unknown; to: WatchedEntry };
 
 /**
- * An administrator's Edit Progress: stores each entry's data as it is, any JSON value or text (a
- * jsonb string), and says what changed, in the entries' order. On the caller's transaction, so
- * that the entries and the audit entry recording the change are written together or not at all.
+ * An administrator's Edit Progress: each given program's watched modules become exactly those of
+ * its entry (the caller has checked they are that program's), and says what changed, in the
+ * entries' order. On the caller's transaction, so that the entries and the audit entry recording
+ * the change are written together or not at all.
  */
 export async function replaceProgress(
   tx: Tx,
   userId: string,
-  entries: readonly { track: Track; data: unknown }[],
+  entries: readonly { track: Track; data: WatchedEntry }[],
 ): Promise<ProgressChange[]> {
   if (entries.length === 0) return []; // an insert needs at least one row
   const tracks = entries.map((entry) => entry.track);
@@ -77,8 +81,7 @@ export async function replaceProgress(
       entries.map(({ track, data }) => ({
         userId,
         programId: track,
-        // Serialized here, so that null and plain text are stored as jsonb values whatever the driver.
-        data: sql`${JSON.stringify(data)}::jsonb`,
+        data,
       })),
     )
     .onConflictDoUpdate({

@@ -163,6 +163,18 @@ function AccountPanel({ user, signingOut, onSignOut, ids, menuRef, onMenuKeyDown
             Manage Subscription
           </Link>
         </li>
+        <li role="none">
+          <Link role="menuitem" tabIndex={-1} to="/account">
+            Your Account
+          </Link>
+        </li>
+        {user.plan === "advanced" && (
+          <li role="none">
+            <Link role="menuitem" tabIndex={-1} to="/mentorship">
+              1-on-1 Mentorship
+            </Link>
+          </li>
+        )}
         {user.isAdmin && (
           <li role="none">
             <Link role="menuitem" tabIndex={-1} to="/admin">

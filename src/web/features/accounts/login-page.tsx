@@ -4,10 +4,13 @@ import { Link, useLocation, useSearchParams } from "react-router";
 import {
   AUTH_MESSAGES,
   loginFormSchema,
+  providerErrorMessage,
+  SOCIAL_PROVIDERS,
   type Credentials,
   type SocialProvider,
 } from "../../../shared/contracts/accounts.ts";
 import { FormMessages } from "../../ui/form-messages.tsx";
+import { PasswordField } from "../../ui/password-input.tsx";
 import { TextField } from "../../ui/text-field.tsx";
 import { useSiteConfig } from "../../lib/site-config.ts";
 import {
@@ -17,6 +20,7 @@ import {
   useSocialSignIn,
 } from "./accounts-api.ts";
 import { forgetPendingTargets, signInTarget, withRedirect } from "../../session/redirects.ts";
+import { SignedOutOnly } from "./signed-out-only.tsx";
 import {
   readLoginNotice,
   useFinishSignIn,
@@ -32,19 +36,12 @@ const NOTICE_CLASS: Record<LoginNotice["tone"], string> = {
 /**
  * Which provider sent the visitor back. Our error returns name it (?provider=...), but MQL5's
  * registered redirect URI is /login itself, so its own refusal arrives as ?error=...&state=... only.
+ * A return the auth library could not match to a sign-in names none.
  */
-function returningProvider(searchParams: URLSearchParams): string | null {
-  return searchParams.get("provider") ?? (searchParams.has("state") ? "mql5" : null);
-}
-
-/** What a provider's return to /login?error=...&provider=... means to the visitor. */
-function providerErrorMessage(provider: string | null, error: string | null): string | undefined {
-  if (!error) return undefined;
-  if (provider === "mql5") return AUTH_MESSAGES.mql5Failed(error);
-  if (provider !== "google") return AUTH_MESSAGES.authFailed;
-  if (error === "access_denied") return AUTH_MESSAGES.googleCancelled;
-  if (error === "account_not_linked") return AUTH_MESSAGES.googleAccountExists;
-  return AUTH_MESSAGES.googleFailed;
+function returningProvider(searchParams: URLSearchParams): SocialProvider | null {
+  const named = searchParams.get("provider");
+  if (named) return SOCIAL_PROVIDERS.find((provider) => provider === named) ?? null;
+  return searchParams.has("state") ? "mql5" : null;
 }
 
 export function LoginPage() {
@@ -54,8 +51,13 @@ export function LoginPage() {
   const state = searchParams.get("state");
   // MQL5's registered redirect URI is /login: its code is for the server to exchange.
   if (code && state && !searchParams.has("error")) return <Mql5Return code={code} state={state} />;
-  // Every arrival on /login (a provider's return, the header link) starts with a fresh form.
-  return <LoginForm key={location.key} />;
+  // A provider's complaint is shown whoever arrives with it.
+  if (searchParams.has("error")) return <LoginForm key={location.key} />;
+  return (
+    <SignedOutOnly>
+      <LoginForm key={location.key} />
+    </SignedOutOnly>
+  );
 }
 
 function Mql5Return({ code, state }: { code: string; state: string }) {
@@ -101,7 +103,7 @@ function LoginForm() {
       <div className="card stack">
         <form className="form" noValidate onSubmit={(event) => void login.onSubmit(event)}>
           <TextField label="Email" type="email" autoComplete="email" {...form.register("email")} />
-          <TextField label="Password" type="password" autoComplete="current-password" {...form.register("password")} />
+          <PasswordField label="Password" autoComplete="current-password" {...form.register("password")} />
           <FormMessages error={login.errorMessage} className="stack">
             {unverified && (
               <VerifyPrompt
@@ -184,9 +186,10 @@ function useLogin(searchParams: URLSearchParams) {
 
   const signInError = signIn.error && !isEmailNotVerified(signIn.error) ? signIn.error.message : undefined;
   // A provider's complaint stands until the visitor tries again.
+  const returnError = searchParams.get("error");
   const providerError =
-    signIn.isIdle && social.isIdle
-      ? providerErrorMessage(returningProvider(searchParams), searchParams.get("error"))
+    signIn.isIdle && social.isIdle && returnError
+      ? providerErrorMessage(returningProvider(searchParams), returnError)
       : undefined;
   const errorMessage =
     form.formState.errors.root?.message ?? signInError ?? social.error?.message ?? providerError;

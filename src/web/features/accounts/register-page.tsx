@@ -3,13 +3,22 @@ import { useForm } from "react-hook-form";
 import { Link, useSearchParams } from "react-router";
 import { registerRequestSchema, type RegisterRequest } from "../../../shared/contracts/accounts.ts";
 import { FormMessages } from "../../ui/form-messages.tsx";
+import { PasswordField } from "../../ui/password-input.tsx";
 import { TextField } from "../../ui/text-field.tsx";
-import { notify } from "../../ui/toast.tsx";
 import { useRegister } from "./accounts-api.ts";
 import { rememberPendingRedirect, withRedirect } from "../../session/redirects.ts";
 import { useGoToLogin } from "./sign-in-flow.ts";
+import { SignedOutOnly } from "./signed-out-only.tsx";
 
 export function RegisterPage() {
+  return (
+    <SignedOutOnly>
+      <RegisterForm />
+    </SignedOutOnly>
+  );
+}
+
+function RegisterForm() {
   const goToLogin = useGoToLogin();
   const [searchParams] = useSearchParams();
   const registration = useRegister();
@@ -31,12 +40,11 @@ export function RegisterPage() {
     // Verifying happens through a mailed link: keep where the visitor was going for their login.
     rememberPendingRedirect(searchParams.get("redirect"));
     switch (response.status) {
+      // The login page says it, so no toast says it again.
       case "created":
-        notify.success(response.message);
         await goToLogin({ tone: "success", message: response.message });
         return;
       case "created-mail-failed":
-        notify.error(response.message);
         await goToLogin({ tone: "error", message: response.message });
         return;
       case "verification-resent":
@@ -56,16 +64,14 @@ export function RegisterPage() {
         <form className="form" noValidate onSubmit={(event) => void onSubmit(event)}>
           <TextField label="Full Name" autoComplete="name" {...form.register("fullName")} />
           <TextField label="Email" type="email" autoComplete="email" {...form.register("email")} />
-          <TextField
+          <PasswordField
             label="Password"
             hint="At least 8 characters."
-            type="password"
             autoComplete="new-password"
             {...form.register("password")}
           />
-          <TextField
+          <PasswordField
             label="Confirm Password"
-            type="password"
             autoComplete="new-password"
             {...form.register("confirmPassword")}
           />

@@ -2,8 +2,7 @@ import { useForm } from "react-hook-form";
 import { Link, useSearchParams } from "react-router";
 import { AUTH_MESSAGES, resetPasswordFormSchema } from "../../../shared/contracts/accounts.ts";
 import { FormMessages } from "../../ui/form-messages.tsx";
-import { TextField } from "../../ui/text-field.tsx";
-import { notify } from "../../ui/toast.tsx";
+import { PasswordField } from "../../ui/password-input.tsx";
 import { errorCode, useResetPassword } from "./accounts-api.ts";
 import { useGoToLogin } from "./sign-in-flow.ts";
 
@@ -47,7 +46,7 @@ function ResetPasswordForm({ token }: { token: string }) {
       () => false,
     );
     if (!done) return;
-    notify.success(AUTH_MESSAGES.passwordResetDone);
+    // The login page says it, so no toast says it again.
     await goToLogin({ tone: "success", message: AUTH_MESSAGES.passwordResetDone }, { replace: true });
   });
 
@@ -61,16 +60,14 @@ function ResetPasswordForm({ token }: { token: string }) {
       <p className="section-lead">Choose a new password for your account.</p>
       <div className="card stack">
         <form className="form" noValidate onSubmit={(event) => void onSubmit(event)}>
-          <TextField
+          <PasswordField
             label="New Password"
             hint="At least 8 characters."
-            type="password"
             autoComplete="new-password"
             {...form.register("newPassword")}
           />
-          <TextField
+          <PasswordField
             label="Confirm New Password"
-            type="password"
             autoComplete="new-password"
             {...form.register("confirmPassword")}
           />

@@ -1,12 +1,12 @@
 // Where a visitor goes once signed in, and what is remembered on the way there.
 import { useQueryClient } from "@tanstack/react-query";
-import { useCallback } from "react";
+import { useCallback, useEffect, useState } from "react";
 import { useNavigate, useSearchParams } from "react-router";
 import * as z from "zod/mini";
 import { AUTH_MESSAGES } from "../../../shared/contracts/accounts.ts";
 import { notify } from "../../ui/toast.tsx";
 import { forgetPendingTargets, signInTarget, withRedirect } from "../../session/redirects.ts";
-import { meQuery } from "../../session/session.ts";
+import { meQuery, useSignedInUser } from "../../session/session.ts";
 
 /** After a successful email sign-in: say so, load the new session, go where the visitor meant to go. */
 export function useFinishSignIn() {
@@ -43,4 +43,31 @@ export function useGoToLogin() {
       navigate(withRedirect("/login", searchParams.get("redirect")), { replace: options.replace, state: { notice } }),
     [navigate, searchParams],
   );
+}
+
+/** Where a signed-in visitor to the login or sign-up page goes: never back to one of them. */
+function signedInTarget(redirect: string | null): string {
+  const target = signInTarget(redirect);
+  return /^\/(login|register)(?:[/?#]|$)/.test(target) ? "/" : target;
+}
+
+/**
+ * /login and /register for a visitor who arrives signed in (docs/product.md, "Accounts"): they go
+ * where they were headed, the `?redirect=` or else where a sign-in would take them. Decided once,
+ * on arrival: a sign-in made on the page goes its own way (useFinishSignIn). "wait" while the
+ * session loads, "leave" while on the way out, "stay" for everyone else.
+ */
+export function useLeaveWhenSignedIn(): "wait" | "leave" | "stay" {
+  const { user, isPending } = useSignedInUser();
+  const navigate = useNavigate();
+  const [searchParams] = useSearchParams();
+  const [arrival, setArrival] = useState<"leave" | "stay">();
+  if (arrival === undefined && !isPending) setArrival(user ? "leave" : "stay");
+  useEffect(() => {
+    if (arrival !== "leave") return;
+    const target = signedInTarget(searchParams.get("redirect"));
+    forgetPendingTargets();
+    void navigate(target, { replace: true });
+  }, [arrival, navigate, searchParams]);
+  return arrival ?? "wait";
 }

@@ -3,6 +3,7 @@ import { useForm } from "react-hook-form";
 import { Link, useSearchParams } from "react-router";
 import { AUTH_MESSAGES, loginFormSchema, type Credentials } from "../../../shared/contracts/accounts.ts";
 import { FormMessages } from "../../ui/form-messages.tsx";
+import { PasswordField } from "../../ui/password-input.tsx";
 import { TextField } from "../../ui/text-field.tsx";
 import { useResendVerificationBySignIn, useSendVerificationEmail, useVerifyEmail } from "./accounts-api.ts";
 import { useMe } from "../../session/session.ts";
@@ -104,7 +105,7 @@ function ResendWithCredentials() {
   return (
     <form className="form" noValidate onSubmit={(event) => void onSubmit(event)}>
       <TextField label="Email" type="email" autoComplete="email" {...form.register("email")} />
-      <TextField label="Password" type="password" autoComplete="current-password" {...form.register("password")} />
+      <PasswordField label="Password" autoComplete="current-password" {...form.register("password")} />
       <FormMessages
         error={errorMessage}
         success={resend.data === "sent" ? AUTH_MESSAGES.verificationEmailSent : undefined}
@@ -135,9 +136,10 @@ function VerificationPrompt() {
   }
   return (
     <Page title="Please verify your email">
+      {/* Nothing here knows whether a link went out, so the page says what to do, not what was done. */}
       <p>
-        We sent a verification link to <strong className="break-anywhere">{user.email}</strong>. Open it to
-        finish setting up your account.
+        Your email address <strong className="break-anywhere">{user.email}</strong> is not verified yet. Send
+        yourself a verification link and open it to finish setting up your account.
       </p>
       <FormMessages
         error={sendVerification.error?.message}
@@ -149,7 +151,7 @@ function VerificationPrompt() {
         disabled={sendVerification.isPending}
         onClick={() => sendVerification.mutate(user.email)}
       >
-        {sendVerification.isPending ? "Sending..." : "Resend verification email"}
+        {sendVerification.isPending ? "Sending..." : "Send verification email"}
       </button>
     </Page>
   );

@@ -5,9 +5,11 @@ import type { AdminSummary } from "../../../shared/contracts/admin.ts";
 import "./admin.css";
 import { useAdminSummary } from "./admin-api.ts";
 import { AuditTab } from "./audit-tab.tsx";
+import { MentorshipTab } from "./mentorship-tab.tsx";
 import { MessagesTab } from "./messages-tab.tsx";
 import { PaymentsTab } from "./payments-tab.tsx";
 import { ProgramsTab } from "./programs-tab.tsx";
+import { QuestionsTab } from "./questions-tab.tsx";
 import { UsersTab } from "./users-tab.tsx";
 import { WaitlistTab } from "./waitlist-tab.tsx";
 
@@ -18,6 +20,8 @@ const TABS = [
   { id: "payments", label: "Payments", Panel: PaymentsTab },
   { id: "audit", label: "Audit", Panel: AuditTab },
   { id: "messages", label: "Messages", Panel: MessagesTab },
+  { id: "questions", label: "Questions", Panel: QuestionsTab },
+  { id: "mentorship", label: "Mentorship", Panel: MentorshipTab },
 ] as const satisfies readonly { id: keyof AdminSummary; label: string; Panel: () => React.ReactNode }[];
 
 type TabId = (typeof TABS)[number]["id"];

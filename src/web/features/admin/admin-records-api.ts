@@ -16,13 +16,12 @@ import {
   waitlistListSchema,
   type AdminPayment,
   type AdminUser,
-  type setProgressRequestSchema,
+  type ProgressUpdate,
   type UserSort,
 } from "../../../shared/contracts/admin.ts";
 import { formatCedis } from "../../../shared/billing.ts";
 import type { PaymentStatus } from "../../../shared/contracts/billing.ts";
 import type { Plan } from "../../../shared/plans.ts";
-import type * as z from "zod/mini";
 import { apiRequest, ApiRequestError } from "../../lib/api.ts";
 import { notify } from "../../ui/toast.tsx";
 import { ADMIN_KEY, refreshAdmin } from "./admin-api.ts";
@@ -215,16 +214,13 @@ export function useUserProgress(userId: string) {
   });
 }
 
-export type ProgressUpdate = z.input<typeof setProgressRequestSchema>["progress"];
-
-/** Save of the progress modal; the modal shows the failure, and a toast says it too. */
+/** Save of the progress modal; the modal shows the server's reason when it refuses, so no toast repeats it. */
 export function useSaveUserProgress(userId: string) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (progress: ProgressUpdate) =>
       apiRequest(`${userPath(userId)}/progress`, okSchema, { method: "PUT", body: { progress } }),
     onSuccess: () => notify.success(ADMIN_MESSAGES.progressUpdated),
-    onError: () => notify.error(ADMIN_MESSAGES.progressSaveFailed),
     onSettled: () => refreshAdmin(queryClient),
   });
 }

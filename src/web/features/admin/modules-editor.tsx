@@ -101,7 +101,13 @@ function ModuleForm({ draft, editing, onSubmit, onCancel }: DraftFormProps<Modul
 
   return (
     <form className="form" noValidate onSubmit={onSubmit} aria-label={editing ? "Edit module" : "Add module"}>
-      <TextField label="Module Title" autoComplete="off" maxLength={200} {...draft.register("title")} />
+      <TextField
+        label="Module Title"
+        hint={'Learners see it numbered by its place in the list, e.g. "Section 1: Welcome to the markets": leave the number out.'}
+        autoComplete="off"
+        maxLength={200}
+        {...draft.register("title")}
+      />
       <TextAreaField label="Module Description" rows={2} maxLength={2000} {...draft.register("description")} />
       <TextField
         label="YouTube Video ID"

@@ -305,6 +305,11 @@ describe("Programs tab (docs/product.md, Admin console)", () => {
     fireEvent.click(dialog.getByRole("button", { name: "Update Question" }));
     await dialog.findByRole("button", { name: "Add Question" });
 
+    // The pass mark: from 1 to the number of questions (docs/product.md, "Completion and certificates").
+    fireEvent.change(dialog.getByLabelText("Pass mark"), { target: { value: "3" } });
+    fireEvent.click(dialog.getByRole("button", { name: "Save Quiz" }));
+    expect((await dialog.findByRole("alert")).textContent).toBe(ADMIN_MESSAGES.passMarkInvalid);
+    fireEvent.change(dialog.getByLabelText("Pass mark"), { target: { value: "2" } });
     fireEvent.click(dialog.getByRole("button", { name: "Save Quiz" }));
     await waitFor(() => expect(notify.success).toHaveBeenCalledWith(ADMIN_MESSAGES.quizSaved));
     expect(lastCall("PUT")).toEqual({
@@ -316,6 +321,7 @@ describe("Programs tab (docs/product.md, Admin console)", () => {
           { question: "What is a candle?", options: ["A) A price bar", "B) A light"], answer: "B" },
           { question: "Which way is up?", options: ["A) Buy", "B) Sell", "C) Hold"], answer: "C" },
         ],
+        passMark: 2,
       },
     });
     await waitFor(() => expect(screen.queryByRole("dialog")).toBeNull());

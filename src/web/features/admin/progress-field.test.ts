@@ -1,44 +1,42 @@
 import { describe, expect, it } from "vitest";
-import { formatProgressField, parseProgressField } from "./progress-field.ts";
+import type { UserProgress } from "../../../shared/contracts/admin.ts";
+import { initialMarks, progressUpdate, withMark } from "./progress-field.ts";
 
-describe("parseProgressField (docs/product.md, Admin console: JSON when valid, else text)", () => {
-  it("parses a JSON map of watched videos", () => {
-    expect(parseProgressField('{ "m1": true, "m2": true }')).toEqual({ m1: true, m2: true });
+const TRACKS: UserProgress["tracks"] = [
+  {
+    track: "beginner",
+    title: "Beginner Program",
+    modules: [
+      { id: "b1", title: "Welcome", watched: true },
+      { id: "b2", title: "Candles", watched: false },
+    ],
+    quiz: null,
+  },
+  { track: "intermediate", title: "Intermediate Program", modules: [{ id: "i1", title: "Patterns", watched: false }], quiz: null },
+];
+
+describe("Edit Progress's form (docs/product.md, Admin console)", () => {
+  it("opens with the stored videos ticked", () => {
+    const marks = initialMarks(TRACKS);
+    expect([...(marks.get("beginner") ?? [])]).toEqual(["b1"]);
+    expect([...(marks.get("intermediate") ?? [])]).toEqual([]);
   });
 
-  it("parses any valid JSON value, surrounding blanks included", () => {
-    expect(parseProgressField("  [1, 2]\n")).toEqual([1, 2]);
-    expect(parseProgressField("42")).toBe(42);
-    expect(parseProgressField('"done"')).toBe("done");
-    expect(parseProgressField("null")).toBeNull();
+  it("sends nothing when nothing changed", () => {
+    expect(progressUpdate(TRACKS, initialMarks(TRACKS))).toEqual({});
   });
 
-  it("keeps text that is not JSON exactly as typed", () => {
-    expect(parseProgressField("finished week 2 ")).toBe("finished week 2 ");
-    expect(parseProgressField('{ "m1": true, }')).toBe('{ "m1": true, }');
+  it("sends each changed program with every one of its videos true or false", () => {
+    let marks = withMark(initialMarks(TRACKS), "beginner", "b1", false);
+    marks = withMark(marks, "beginner", "b2", true);
+    expect(progressUpdate(TRACKS, marks)).toEqual({ beginner: { b1: false, b2: true } });
+
+    marks = withMark(marks, "intermediate", "i1", true);
+    expect(progressUpdate(TRACKS, marks)).toEqual({ beginner: { b1: false, b2: true }, intermediate: { i1: true } });
   });
 
-  it("saves an empty or blank field as an empty map", () => {
-    expect(parseProgressField("")).toEqual({});
-    expect(parseProgressField(" \n\t")).toEqual({});
-  });
-});
-
-describe("formatProgressField", () => {
-  it("shows nothing for a track without an entry", () => {
-    expect(formatProgressField(null)).toBe("");
-    expect(formatProgressField(undefined)).toBe("");
-  });
-
-  it("shows a text entry as its raw text", () => {
-    expect(formatProgressField("finished week 2")).toBe("finished week 2");
-  });
-
-  it("shows anything else as indented JSON that parses back to the same value", () => {
-    const data = { m1: true, quiz: { score: 3 } };
-    const text = formatProgressField(data);
-    expect(text).toBe('{\n  "m1": true,\n  "quiz": {\n    "score": 3\n  }\n}');
-    expect(parseProgressField(text)).toEqual(data);
-    expect(formatProgressField({})).toBe("{}");
+  it("sends a program ticked back to how it was as unchanged", () => {
+    const marks = withMark(withMark(initialMarks(TRACKS), "beginner", "b2", true), "beginner", "b2", false);
+    expect(progressUpdate(TRACKS, marks)).toEqual({});
   });
 });

@@ -1,26 +1,35 @@
-// One track's progress as the admin edits it (docs/product.md, "Admin console"): the stored entry
-// is JSON or text, and so is the field. Pure, so the rule is tested without a browser.
+// Edit Progress's form state (docs/product.md, "Admin console"): per program, the set of videos
+// ticked as watched, and what Save sends. Pure, so the rule is tested without a browser.
+import type { ProgressUpdate, UserProgress } from "../../../shared/contracts/admin.ts";
 
-/**
- * The text a field starts with: nothing when no entry is stored, a text entry as it is, anything
- * else as indented JSON.
- */
-export function formatProgressField(data: unknown): string {
-  if (data === null || data === undefined) return "";
-  if (typeof data === "string") return data;
-  return JSON.stringify(data, null, 2);
+type TrackProgress = UserProgress["tracks"][number];
+
+/** Per program, the ids of the videos ticked as watched. */
+export type WatchedMarks = ReadonlyMap<string, ReadonlySet<string>>;
+
+/** The ticks the form opens with: what is stored now. */
+export function initialMarks(tracks: readonly TrackProgress[]): WatchedMarks {
+  return new Map(tracks.map(({ track, modules }) => [track, new Set(modules.filter((m) => m.watched).map((m) => m.id))]));
+}
+
+/** The marks with one video ticked or not. */
+export function withMark(marks: WatchedMarks, track: string, moduleId: string, watched: boolean): WatchedMarks {
+  const ids = new Set(marks.get(track));
+  if (watched) ids.add(moduleId);
+  else ids.delete(moduleId);
+  return new Map(marks).set(track, ids);
 }
 
 /**
- * What Save stores for a field: its JSON when it parses, else its text as typed. An empty (or
- * blank) field stores an empty map `{}`, the same as a new learner's "nothing watched yet", so
- * clearing a field resets that track instead of saving a blank text.
+ * What Save sends: each program whose ticks changed, with every one of its videos true or false.
+ * A program left as it was is not sent, so nothing is written (or audited) for it.
  */
-export function parseProgressField(text: string): unknown {
-  if (text.trim() === "") return {};
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    return text;
+export function progressUpdate(tracks: readonly TrackProgress[], marks: WatchedMarks): ProgressUpdate {
+  const update: ProgressUpdate = {};
+  for (const { track, modules } of tracks) {
+    const ticked = marks.get(track) ?? new Set<string>();
+    if (modules.every((module) => module.watched === ticked.has(module.id))) continue;
+    update[track] = Object.fromEntries(modules.map((module) => [module.id, ticked.has(module.id)]));
   }
+  return update;
 }

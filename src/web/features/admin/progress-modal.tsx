@@ -1,16 +1,15 @@
-// Edit Progress (docs/product.md, "Admin console"): one field per track, each holding JSON or text.
-// The fields start from what is stored now; Save stores every field (see progress-field.ts for the
-// rule).
+// Edit Progress (docs/product.md, "Admin console"): per program, each video by its title with a
+// checkbox, ticked when the learner has watched it, and the quiz as the learner left it. Save
+// sends the programs whose ticks changed; the server checks every id belongs to its program.
 import { useId, useState } from "react";
-import { ADMIN_MESSAGES, type AdminUser } from "../../../shared/contracts/admin.ts";
-import type { Track } from "../../../shared/plans.ts";
+import { ADMIN_MESSAGES, type AdminUser, type UserProgress } from "../../../shared/contracts/admin.ts";
+import { sectionTitle } from "../../../shared/section-title.ts";
 import { FormMessages } from "../../ui/form-messages.tsx";
 import { Modal } from "../../ui/modal.tsx";
-import { TextAreaField } from "../../ui/text-field.tsx";
-import { useSaveUserProgress, useUserProgress, type ProgressUpdate } from "./admin-records-api.ts";
-import { formatProgressField, parseProgressField } from "./progress-field.ts";
+import { useSaveUserProgress, useUserProgress } from "./admin-records-api.ts";
+import { initialMarks, progressUpdate, withMark } from "./progress-field.ts";
 
-type TrackProgress = { track: Track; title: string; data: unknown };
+type TrackProgress = UserProgress["tracks"][number];
 
 type ProgressModalProps = { user: Pick<AdminUser, "id" | "email">; onClose: () => void };
 
@@ -54,9 +53,12 @@ export function ProgressModal({ user, onClose }: ProgressModalProps) {
         <ProgressForm
           id={formId}
           tracks={tracks}
-          error={save.isError ? ADMIN_MESSAGES.progressSaveFailed : undefined}
+          error={save.isError ? save.error.message || ADMIN_MESSAGES.progressSaveFailed : undefined}
           onSave={(update) => {
-            if (!save.isPending) save.mutate(update, { onSuccess: onClose });
+            if (save.isPending) return;
+            // Nothing changed: nothing to write, and nothing for the audit log.
+            if (Object.keys(update).length === 0) onClose();
+            else save.mutate(update, { onSuccess: onClose });
           }}
         />
       )}
@@ -68,12 +70,12 @@ type ProgressFormProps = {
   id: string;
   tracks: TrackProgress[];
   error: string | undefined;
-  onSave: (update: ProgressUpdate) => void;
+  onSave: (update: ReturnType<typeof progressUpdate>) => void;
 };
 
-/** Mounted once the progress has loaded, so the fields start from it. */
+/** Mounted once the progress has loaded, so the checkboxes start from it. */
 function ProgressForm({ id, tracks, error, onSave }: ProgressFormProps) {
-  const [texts, setTexts] = useState(() => new Map(tracks.map(({ track, data }) => [track, formatProgressField(data)])));
+  const [marks, setMarks] = useState(() => initialMarks(tracks));
   const hintId = useId();
 
   return (
@@ -83,31 +85,45 @@ function ProgressForm({ id, tracks, error, onSave }: ProgressFormProps) {
       aria-describedby={hintId}
       onSubmit={(event) => {
         event.preventDefault();
-        const update: ProgressUpdate = {};
-        for (const { track } of tracks) update[track] = parseProgressField(texts.get(track) ?? "");
-        onSave(update);
+        onSave(progressUpdate(tracks, marks));
       }}
     >
       <p id={hintId} className="muted progress-hint">
-        Each field takes JSON, such as a map of watched video ids: <code>{'{ "videoId": true }'}</code>. Text that
-        is not valid JSON is saved as text; an empty field saves <code>{"{}"}</code>.
+        Tick the videos this learner has watched. The quiz is the learner&apos;s to answer: it is shown here as they
+        left it.
       </p>
-      {tracks.map(({ track, title }) => (
-        <TextAreaField
-          key={track}
-          label={title}
-          rows={6}
-          spellCheck={false}
-          autoCapitalize="off"
-          autoComplete="off"
-          value={texts.get(track) ?? ""}
-          onChange={(event) => {
-            const value = event.target.value;
-            setTexts((current) => new Map(current).set(track, value));
-          }}
-        />
+      {tracks.map(({ track, title, modules, quiz }) => (
+        <fieldset key={track} className="progress-track">
+          <legend>{title}</legend>
+          {modules.length === 0 ? (
+            <p className="muted">This program has no videos yet.</p>
+          ) : (
+            <ul className="progress-modules">
+              {modules.map((module, index) => (
+                <li key={module.id}>
+                  <label className="checkbox-field">
+                    <input
+                      type="checkbox"
+                      checked={marks.get(track)?.has(module.id) ?? false}
+                      onChange={(event) => setMarks((current) => withMark(current, track, module.id, event.target.checked))}
+                    />
+                    {sectionTitle(index + 1, module.title)}
+                  </label>
+                </li>
+              ))}
+            </ul>
+          )}
+          <p className="progress-quiz">{quizState(quiz)}</p>
+        </fieldset>
       ))}
       <FormMessages error={error} />
     </form>
   );
+}
+
+/** "Quiz: Beginner Program Quiz, passed (3 of 3 answered correctly; 3 needed to pass)." */
+function quizState(quiz: TrackProgress["quiz"]): string {
+  if (!quiz) return "Quiz: none yet.";
+  const state = quiz.passed ? "passed" : "not passed";
+  return `Quiz: ${quiz.title}, ${state} (${quiz.correct} of ${quiz.questions} answered correctly; ${quiz.passMark} needed to pass).`;
 }

@@ -37,6 +37,17 @@ export function questionFromDraft(draft: QuestionDraft): { question: QuizQuestio
 
 type QuestionItem = Row<QuizQuestionInput>;
 
+/**
+ * The Pass mark field as the server takes it (docs/product.md, "Completion and certificates"): null
+ * when empty (every question), a whole number from 1 to the questions' count, undefined otherwise.
+ */
+export function passMarkFromField(value: string, questionCount: number): number | null | undefined {
+  const text = value.trim();
+  if (text === "") return null;
+  const mark = /^\d+$/.test(text) ? Number(text) : NaN;
+  return mark >= 1 && mark <= questionCount ? mark : undefined;
+}
+
 function questionDraft(item: QuestionItem): QuestionDraft {
   return { question: item.question, options: item.options.join(", "), answer: item.answer };
 }
@@ -114,12 +125,20 @@ function QuizEditor({ formId, quiz, programTitle, onSave }: QuizEditorProps) {
     toDraft: questionDraft,
   });
   const { draft, editingKey } = list;
-  const quizForm = useForm<{ title: string }>({ defaultValues: { title: quiz.title } });
+  const quizForm = useForm<{ title: string; passMark: string }>({
+    defaultValues: { title: quiz.title, passMark: quiz.passMark?.toString() ?? "" },
+  });
 
-  const saveQuiz = quizForm.handleSubmit(async ({ title }) => {
+  const saveQuiz = quizForm.handleSubmit(async ({ title, passMark }) => {
+    const mark = passMarkFromField(passMark, questions.length);
+    if (mark === undefined) {
+      quizForm.setError("root", { message: ADMIN_MESSAGES.passMarkInvalid });
+      return;
+    }
     const problem = await onSave({
       title: title.trim(),
       questions: questions.map(({ question, options, answer }) => ({ question, options, answer })),
+      passMark: mark,
     });
     if (problem) quizForm.setError("root", { message: problem });
   });
@@ -135,12 +154,20 @@ function QuizEditor({ formId, quiz, programTitle, onSave }: QuizEditorProps) {
 
   return (
     <div className="quiz-editor">
-      <form id={formId} noValidate onSubmit={(event) => void saveQuiz(event)}>
+      <form id={formId} className="form" noValidate onSubmit={(event) => void saveQuiz(event)}>
         <TextField
           label="Quiz Title"
           hint={`Empty means "${programTitle} Quiz".`}
           maxLength={200}
           {...quizForm.register("title")}
+        />
+        <TextField
+          label="Pass mark"
+          hint={`Questions a learner must get right to pass, from 1 to ${questions.length}. Empty means all of them.`}
+          inputMode="numeric"
+          autoComplete="off"
+          maxLength={3}
+          {...quizForm.register("passMark")}
         />
       </form>
 

@@ -134,6 +134,7 @@ describe("Waitlist tab", () => {
         provider: "email",
         status: "active",
         subscriptionEnd: "2025-09-02T10:00:00.000Z",
+        queued: null,
         lastActiveAt: null,
         waitlistPaid: true,
         waitlistAdmitted: true,

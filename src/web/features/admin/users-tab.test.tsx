@@ -33,6 +33,7 @@ function user(overrides: Partial<AdminUser> & Pick<AdminUser, "id" | "email">): 
     provider: "email",
     status: "inactive",
     subscriptionEnd: null,
+    queued: null,
     lastActiveAt: null,
     waitlistPaid: false,
     waitlistAdmitted: false,
@@ -55,6 +56,7 @@ const firstPage: UserList = {
       plan: "advanced",
       status: "active",
       subscriptionEnd: "2025-09-01T10:00:00.000Z",
+      queued: { plan: "intermediate", end: "2025-10-01T10:00:00.000Z" },
       waitlistPaid: true,
       waitlistAdmitted: true,
     }),
@@ -129,6 +131,8 @@ describe("Users tab (docs/product.md, Admin console)", () => {
     expect(rowOf("efua@example.com").getByText("Advanced", { selector: ".badge" }).className).toContain("badge-advanced");
     expect(rowOf("yaw@example.com").getByText("MISSING", { selector: ".badge" }).className).toContain("badge-missing");
     expect(rowOf("yaw@example.com").getByText("Unknown")).toBeTruthy();
+    // Paid time queued after the current period is shown with it.
+    expect(rowOf("efua@example.com").getByText(/^then Intermediate to /).textContent).toContain("2025");
     expect(rowOf("ama@example.com").getAllByText("N/A")).toHaveLength(2);
     expect(screen.getByText("Page 1 of 2")).toBeTruthy();
     expect(calls[0]?.url.search).toBe("?page=1&sort=newest");
@@ -214,11 +218,20 @@ describe("Users tab (docs/product.md, Admin console)", () => {
 });
 
 describe("Edit Progress modal", () => {
+  const quiz = { title: "Beginner Program Quiz", questions: 3, correct: 1, passMark: 3, passed: false };
   const progress = {
     tracks: [
-      { track: "beginner", title: "Beginner Program", data: { m1: true } },
-      { track: "intermediate", title: "Intermediate Program", data: "finished week 2" },
-      { track: "advanced", title: "Advanced Program", data: null },
+      {
+        track: "beginner",
+        title: "Beginner Program",
+        modules: [
+          { id: "m1", title: "Welcome to the markets", watched: true },
+          { id: "m2", title: "Section 2: Reading candlestick charts", watched: false },
+        ],
+        quiz,
+      },
+      { track: "intermediate", title: "Intermediate Program", modules: [{ id: "i1", title: "Chart patterns", watched: false }], quiz: null },
+      { track: "advanced", title: "Advanced Program", modules: [], quiz: null },
     ],
   };
 
@@ -229,25 +242,40 @@ describe("Edit Progress modal", () => {
     return screen.getByRole("dialog", { name: `Edit Progress for ${email}` });
   }
 
-  it("loads each track's entry into its field and saves JSON or text", async () => {
+  it("shows each program's videos by title with a checkbox and its quiz, and saves the programs changed", async () => {
     const list = answer;
     answer = (call) => (call.url.pathname.endsWith("/progress") && call.method === "GET" ? { body: progress } : list(call));
     const dialog = within(await openFor("ama@example.com"));
     expect(dialog.getByText("Loading...")).toBeTruthy();
 
-    const beginner = await dialog.findByLabelText<HTMLTextAreaElement>("Beginner Program");
-    expect(beginner.value).toBe('{\n  "m1": true\n}');
-    expect(dialog.getByLabelText<HTMLTextAreaElement>("Intermediate Program").value).toBe("finished week 2");
-    expect(dialog.getByLabelText<HTMLTextAreaElement>("Advanced Program").value).toBe("");
+    const beginner = within(await dialog.findByRole("group", { name: "Beginner Program" }));
+    const first = beginner.getByRole<HTMLInputElement>("checkbox", { name: "Section 1: Welcome to the markets" });
+    expect(first.checked).toBe(true);
+    // A title typed with its own number shows one number only.
+    const second = beginner.getByRole<HTMLInputElement>("checkbox", { name: "Section 2: Reading candlestick charts" });
+    expect(second.checked).toBe(false);
+    expect(beginner.getByText("Quiz: Beginner Program Quiz, not passed (1 of 3 answered correctly; 3 needed to pass).")).toBeTruthy();
+    expect(dialog.getByText("This program has no videos yet.")).toBeTruthy();
+    expect(dialog.queryByRole("textbox")).toBeNull();
 
-    fireEvent.change(beginner, { target: { value: '{"m1": true, "m2": true}' } });
+    fireEvent.click(second);
     fireEvent.click(dialog.getByRole("button", { name: "Save" }));
 
     await waitFor(() => expect(notify.success).toHaveBeenCalledWith("User progress updated!"));
     const put = calls.find((call) => call.method === "PUT");
     expect(put?.url.pathname).toBe("/api/admin/users/u-ama/progress");
-    expect(put?.body).toEqual({ progress: { beginner: { m1: true, m2: true }, intermediate: "finished week 2", advanced: {} } });
+    expect(put?.body).toEqual({ progress: { beginner: { m1: true, m2: true } } });
     await waitFor(() => expect(screen.queryByRole("dialog")).toBeNull());
+  });
+
+  it("closes without saving when nothing changed", async () => {
+    const list = answer;
+    answer = (call) => (call.url.pathname.endsWith("/progress") && call.method === "GET" ? { body: progress } : list(call));
+    const dialog = within(await openFor("ama@example.com"));
+    await dialog.findByRole("group", { name: "Beginner Program" });
+    fireEvent.click(dialog.getByRole("button", { name: "Save" }));
+    await waitFor(() => expect(screen.queryByRole("dialog")).toBeNull());
+    expect(calls.some((call) => call.method === "PUT")).toBe(false);
   });
 
   it("says when the progress cannot be loaded", async () => {
@@ -258,16 +286,18 @@ describe("Edit Progress modal", () => {
     expect(await dialog.findByText("Failed to load user progress")).toBeTruthy();
   });
 
-  it("keeps the modal open with the failure when saving fails", async () => {
+  it("keeps the modal open with the server's reason when it refuses, and no toast repeats it", async () => {
+    const reason = "The videos of the Beginner Program have changed since this form was opened. Close it and open it again.";
     const list = answer;
     answer = (call) => {
       if (!call.url.pathname.endsWith("/progress")) return list(call);
-      return call.method === "GET" ? { body: progress } : { status: 500, body: { error: { code: "INTERNAL", message: "x" } } };
+      return call.method === "GET" ? { body: progress } : { status: 400, body: { error: { code: "VALIDATION", message: reason } } };
     };
     const dialog = within(await openFor("ama@example.com"));
-    await dialog.findByLabelText("Beginner Program");
+    const beginner = within(await dialog.findByRole("group", { name: "Beginner Program" }));
+    fireEvent.click(beginner.getByRole("checkbox", { name: "Section 1: Welcome to the markets" }));
     fireEvent.click(dialog.getByRole("button", { name: "Save" }));
-    expect(await dialog.findByText("Failed to save progress")).toBeTruthy();
-    expect(notify.error).toHaveBeenCalledWith("Failed to save progress");
+    expect(await dialog.findByText(reason)).toBeTruthy();
+    expect(notify.error).not.toHaveBeenCalled();
   });
 });

@@ -18,6 +18,7 @@ import {
   useSetUserPlan,
 } from "./admin-records-api.ts";
 import { ProgressModal } from "./progress-modal.tsx";
+import { CertificatesModal } from "./certificates-modal.tsx";
 import "./users.css";
 
 const SEARCH_DEBOUNCE_MS = 300;
@@ -64,6 +65,7 @@ export function UsersTab() {
   const users = useAdminUsers({ page, search, waitlistPending, sort });
   const { user: me } = useSignedInUser();
   const [editing, setEditing] = useState<AdminUser | null>(null);
+  const [certificatesOf, setCertificatesOf] = useState<AdminUser | null>(null);
 
   /** Sets one filter param (the `tab` param and the others stay) and goes back to page 1. */
   const setFilter = useCallback(
@@ -119,13 +121,20 @@ export function UsersTab() {
           </thead>
           <tbody>
             {rows.map((user) => (
-              <UserRow key={user.id} user={user} isSelf={user.id === me?.id} onEditProgress={() => setEditing(user)} />
+              <UserRow
+                key={user.id}
+                user={user}
+                isSelf={user.id === me?.id}
+                onEditProgress={() => setEditing(user)}
+                onShowCertificates={() => setCertificatesOf(user)}
+              />
             ))}
           </tbody>
         </table>
       </PagedTable>
 
       {editing && <ProgressModal user={editing} onClose={() => setEditing(null)} />}
+      {certificatesOf && <CertificatesModal user={certificatesOf} onClose={() => setCertificatesOf(null)} />}
     </>
   );
 }
@@ -260,9 +269,9 @@ export function PlanBadge({ plan, showId = false }: { plan: Plan | null; showId?
   return <span className={`badge ${PLAN_BADGES[plan]}`}>{showId ? plan : PLAN_LABELS[plan]}</span>;
 }
 
-type UserRowProps = { user: AdminUser; isSelf: boolean; onEditProgress: () => void };
+type UserRowProps = { user: AdminUser; isSelf: boolean; onEditProgress: () => void; onShowCertificates: () => void };
 
-function UserRow({ user, isSelf, onEditProgress }: UserRowProps) {
+function UserRow({ user, isSelf, onEditProgress, onShowCertificates }: UserRowProps) {
   const setPlan = useSetUserPlan();
   const admit = useAdmitUser();
   // While the change is on its way the selector shows the chosen plan, not the old one.
@@ -283,7 +292,14 @@ function UserRow({ user, isSelf, onEditProgress }: UserRowProps) {
       </td>
       <td>{user.provider ?? "Unknown"}</td>
       <td>{user.status}</td>
-      <td className="nowrap">{formatLocalDate(user.subscriptionEnd)}</td>
+      <td className="nowrap">
+        {formatLocalDate(user.subscriptionEnd)}
+        {user.queued && (
+          <span className="cell-note">
+            then {PLAN_LABELS[user.queued.plan]} to {formatLocalDate(user.queued.end)}
+          </span>
+        )}
+      </td>
       <td className="cell-date">{formatLocalDateTime(user.lastActiveAt)}</td>
       <td>
         <div className="cell-actions">
@@ -319,6 +335,9 @@ function UserRow({ user, isSelf, onEditProgress }: UserRowProps) {
           </button>
           <button type="button" className="button button-secondary button-small" onClick={onEditProgress}>
             Edit Progress
+          </button>
+          <button type="button" className="button button-secondary button-small" onClick={onShowCertificates}>
+            Certificates
           </button>
         </div>
       </td>

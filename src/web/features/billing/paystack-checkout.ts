@@ -130,7 +130,8 @@ export type PaystackCheckoutOptions = {
   onPaid?(): void;
   /** The server credited the payment: said before leaving for `successPath`. */
   onVerified?(): void;
-  successPath: string;
+  /** Where to go once the plan is credited. */
+  successPath: string | ((plan: PaidPlan) => string);
   /** Says why a purchase stopped; the buttons are freed right after. */
   onFailure(failure: CheckoutFailure): void;
 };
@@ -164,7 +165,7 @@ export function usePaystackCheckout(options: PaystackCheckoutOptions) {
       await options.verify(reference, plan);
       options.onVerified?.();
       await paymentCredited();
-      await navigate(options.successPath);
+      await navigate(typeof options.successPath === "string" ? options.successPath : options.successPath(plan));
       finish();
     } catch (cause) {
       fail({ step: "verify", cause, reference });

@@ -11,7 +11,7 @@ export const PLAN_TITLES: Record<PlanCardId, string> = {
 };
 
 export const PLAN_FEATURES: Record<PlanCardId, readonly string[]> = {
-  free: ["Beginner course", "Basic trading resources", "Community forum", "Email support"],
+  free: ["Beginner course", "Basic trading resources", "Community forum under every lesson", "Email support"],
   intermediate: [
     "Intermediate course",
     "Chart patterns",

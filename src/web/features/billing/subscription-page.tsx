@@ -2,7 +2,7 @@
 // the current plan's status, and its purchase flow through Paystack's inline checkout.
 import { useEffect, useId, useRef, type ReactNode } from "react";
 import { Link } from "react-router";
-import { remainingDaysLabel } from "../../../shared/billing.ts";
+import { remainingDaysLabel, subscriptionPaymentOutcome } from "../../../shared/billing.ts";
 import { BILLING_MESSAGES, type Prices, type Subscription } from "../../../shared/contracts/billing.ts";
 import { PAID_PLANS, type PaidPlan, type Plan } from "../../../shared/plans.ts";
 import { notify } from "../../ui/toast.tsx";
@@ -16,6 +16,7 @@ import {
   verifySubscriptionPayment,
 } from "./billing-api.ts";
 import { PaymentHistory } from "./payment-history.tsx";
+import { PlanSupport } from "./plan-support.tsx";
 import { usePaystackCheckout, usePaystackScript } from "./paystack-checkout.ts";
 import {
   formatDate,
@@ -113,6 +114,7 @@ export function SubscriptionPage() {
             ))}
           </ul>
 
+          <PlanSupport plan={currentPlan} />
           <p className="page-actions">
             <Link to="/program" className="button button-secondary">
               Go to My Program
@@ -292,6 +294,9 @@ function PaidPlanAction(props: {
  * /program?payment=success.
  */
 function useSubscriptionCheckout() {
+  const { user } = useSignedInUser();
+  const subscription = useSubscription();
+  const currentPlan = () => subscription.data?.plan.name ?? user?.plan ?? null;
   return usePaystackCheckout({
     priceList: "subscription",
     async check(plan) {
@@ -310,9 +315,10 @@ function useSubscriptionCheckout() {
     initialize: createSubscription,
     verify: verifySubscriptionPayment,
     onPaid: () => notify.info(BILLING_MESSAGES.completedVerifying),
-    // The program list says "Payment verified! Your plan has been upgraded." on arrival
-    // (its ?payment=success handling), so the toast is not raised twice here.
-    successPath: "/program?payment=success",
+    // The program list says what the payment did on arrival (?payment=success for an upgrade,
+    // renewed or queued: paymentOutcomeMessage), so no toast says it here too. The plan before the
+    // payment decides, as it decides the Renew button.
+    successPath: (plan) => `/program?payment=${subscriptionPaymentOutcome(currentPlan(), plan)}`,
     onFailure(failure) {
       switch (failure.step) {
         case "prices":

@@ -17,8 +17,9 @@ export const progressQuery = queryOptions({
   queryFn: async () => (await apiRequest("/api/progress", progressSummarySchema)).programs,
 });
 
-export function useProgress() {
-  return useQuery(progressQuery);
+/** The learner's progress per program; `enabled: false` for a visitor, who has none. */
+export function useProgress({ enabled = true }: { enabled?: boolean } = {}) {
+  return useQuery({ ...progressQuery, enabled });
 }
 
 export function trackQuery(track: string) {
@@ -32,10 +33,15 @@ export function useTrack(track: string) {
   return useQuery(trackQuery(track));
 }
 
-/** The track after Mark as Watched, the quiz unlocked by the server's own rule (shared/learning.ts). */
-function withWatched(detail: TrackDetail, watched: string[]): TrackDetail {
+type WatchedResponse = Pick<TrackDetail, "watched" | "completion">;
+
+/**
+ * The track after Mark as Watched, the quiz unlocked by the server's own rule (shared/learning.ts)
+ * and the completion as the server now sees it.
+ */
+function withWatched(detail: TrackDetail, { watched, completion }: WatchedResponse): TrackDetail {
   const quiz = detail.quiz && { ...detail.quiz, unlocked: isQuizUnlocked(detail.quiz, watched) };
-  return { ...detail, watched, quiz };
+  return { ...detail, watched, quiz, completion };
 }
 
 function useTrackCache(track: string) {
@@ -63,8 +69,8 @@ export function useMarkWatched(track: string) {
         watchedResponseSchema,
         { method: "POST", body: {} },
       ),
-    onSuccess: ({ watched }) => {
-      cache.update((detail) => withWatched(detail, watched));
+    onSuccess: (response) => {
+      cache.update((detail) => withWatched(detail, response));
       void cache.progressChanged();
     },
     onError: (error) => {
@@ -82,12 +88,12 @@ export function useAnswerQuestion(track: string) {
         method: "POST",
         body: answer,
       }),
-    onSuccess: ({ correct }, { questionIndex, option }) => {
+    onSuccess: ({ correct, completion }, { questionIndex, option }) => {
       cache.update((detail) => {
         if (!detail.quiz) return detail;
         const others = detail.quiz.answers.filter((answer) => answer.questionIndex !== questionIndex);
         const answers = [...others, { questionIndex, option, correct }];
-        return { ...detail, quiz: { ...detail.quiz, answers } };
+        return { ...detail, quiz: { ...detail.quiz, answers }, completion };
       });
       void cache.progressChanged();
     },

@@ -1,9 +1,16 @@
+// The program cards, on the home page and the program list, with a signed-in learner's progress on
+// each program their plan opens (docs/product.md, "Progress"); and the home page's way back into
+// the course a learner was studying.
 import { useId, type ReactNode } from "react";
-import { useNavigate } from "react-router";
+import { Link, useNavigate } from "react-router";
 import type { ProgramSummary } from "../../../shared/contracts/catalog.ts";
+import type { ProgramProgress } from "../../../shared/contracts/learning.ts";
 import { useSignedInUser } from "../../session/session.ts";
 import { programPath, rememberPendingProgram } from "../../session/redirects.ts";
 import { usePrograms } from "./catalog-api.ts";
+import { nextStepPath, trackPath } from "./course.ts";
+import { useProgress } from "./learning-api.ts";
+import "./program-cards.css";
 
 /** Where a logged-out visitor goes after choosing a program: log in first, then back to it. */
 export function loginRedirectFor(programId: string): string {
@@ -16,18 +23,47 @@ function priceLabel(priceUsd: number | null): string {
 }
 
 /**
- * One program: title, duration, price and topics, with one action. The home page shows it under
- * an h2 (so the card title is an h3); the program list under its h1.
+ * What a card offers on a program the learner has begun: to go on where they are, or, once every
+ * step is done, to look through it again. Null before the first step, for the card's own action.
+ */
+export function progressAction(
+  programId: string,
+  progress: ProgramProgress | undefined,
+): { kind: "continue" | "review"; label: string; to: string } | null {
+  if (!progress || progress.percent === 0) return null;
+  if (!progress.next) return { kind: "review", label: "Review", to: trackPath(programId) };
+  return { kind: "continue", label: `Continue: ${progress.next.title}`, to: nextStepPath(programId, progress.next) };
+}
+
+/** "40% complete", with a bar that says the same. */
+export function ProgressMeter({ percent, className }: { percent: number; className?: string }) {
+  const labelId = useId();
+  return (
+    <div className={`progress-meter ${className ?? ""}`.trim()}>
+      <span id={labelId} className="progress-meter-label">
+        {percent}% complete
+      </span>
+      <progress aria-labelledby={labelId} value={percent} max={100} />
+    </div>
+  );
+}
+
+/**
+ * One program: title, duration, price and topics, with one action, and the learner's progress on
+ * it once begun. The home page shows it under an h2 (so the card title is an h3); the program
+ * list under its h1.
  */
 export function ProgramCard(props: {
   program: ProgramSummary;
   heading?: "h2" | "h3";
   action: string;
+  /** The learner's progress, shown once they have begun. */
+  progress?: ProgramProgress;
   /** A line under the topics, e.g. why the action leads to the plans. */
   note?: ReactNode;
   onChoose(id: string): void;
 }) {
-  const { program } = props;
+  const { program, progress } = props;
   const Heading = props.heading ?? "h3";
   const titleId = useId();
   // A bare "Start" names the program through its description, so each button can be told apart.
@@ -45,10 +81,11 @@ export function ProgramCard(props: {
           <li key={topic}>{topic}</li>
         ))}
       </ul>
+      {progress && progress.percent > 0 && <ProgressMeter percent={progress.percent} className="program-progress" />}
       {props.note && <p className="program-note">{props.note}</p>}
       <button
         type="button"
-        className="button"
+        className="button program-action"
         aria-describedby={describedBy}
         onClick={() => props.onChoose(program.id)}
       >
@@ -58,14 +95,17 @@ export function ProgramCard(props: {
   );
 }
 
+/** The home page's cards: choose a program, or, signed in, go on with one begun. */
 export function ProgramCards() {
   const programs = usePrograms();
   const { user } = useSignedInUser();
+  const progress = useProgress({ enabled: Boolean(user) });
   const navigate = useNavigate();
+  const progressOf = (programId: string) => (user ? progress.data?.[programId] : undefined);
 
   function choose(programId: string) {
     if (user) {
-      void navigate(programPath(programId));
+      void navigate(progressAction(programId, progressOf(programId))?.to ?? programPath(programId));
       return;
     }
     rememberPendingProgram(programId);
@@ -82,9 +122,74 @@ export function ProgramCards() {
   }
   return (
     <ul className="program-grid">
-      {programs.data.map((program) => (
-        <ProgramCard key={program.id} program={program} action={`Choose ${program.title}`} onChoose={choose} />
-      ))}
+      {programs.data.map((program) => {
+        const begun = progressAction(program.id, progressOf(program.id));
+        const action = !begun ? `Choose ${program.title}` : begun.kind === "review" ? `Review ${program.title}` : begun.label;
+        return (
+          <ProgramCard
+            key={program.id}
+            program={program}
+            action={action}
+            progress={progressOf(program.id)}
+            onChoose={choose}
+          />
+        );
+      })}
     </ul>
+  );
+}
+
+/**
+ * For a signed-in learner, in the home page's hero: the program they studied last, how far they
+ * are, and "Continue: {next lesson}"; before any, the first lesson of the first program their plan
+ * opens. Until their progress is read, and once every program is complete, the way to the programs.
+ */
+export function ContinueLearning() {
+  const { user } = useSignedInUser();
+  const programs = usePrograms();
+  const progress = useProgress({ enabled: Boolean(user) });
+  const titleId = useId();
+  const toPrograms = (
+    <Link to="/program" className="button button-accent">
+      Go to My Programs
+    </Link>
+  );
+  if (!user || !programs.data || !progress.data) return <div className="hero-actions">{toPrograms}</div>;
+
+  const byOrder = programs.data.toSorted((a, b) => a.order - b.order);
+  const open = byOrder.flatMap((program) => {
+    const entry = progress.data[program.id];
+    return entry ? [{ program, progress: entry }] : [];
+  });
+  const begun = open
+    .filter(({ progress }) => progress.next && progress.lastStudiedAt)
+    .toSorted((a, b) => (b.progress.lastStudiedAt ?? "").localeCompare(a.progress.lastStudiedAt ?? ""));
+  const current = begun[0] ?? open.find(({ progress }) => progress.next);
+  const next = current?.progress.next;
+  if (!current || !next) {
+    return (
+      <div className="hero-actions">
+        <p className="continue-done">Every program your plan opens is complete.</p>
+        {toPrograms}
+      </div>
+    );
+  }
+  const started = current.progress.percent > 0;
+  return (
+    <section className="continue-card" aria-labelledby={titleId}>
+      <h2 id={titleId} className="continue-heading">
+        {started ? "Continue learning" : "Start learning"}
+      </h2>
+      <p className="continue-program">{current.program.title}</p>
+      <ProgressMeter percent={current.progress.percent} />
+      <p className="continue-actions">
+        <Link to={nextStepPath(current.program.id, next)} className="button button-accent">
+          {started ? "Continue" : "Start"}: {next.title}
+        </Link>
+        <Link to="/program" className="continue-all">
+          All programs
+        </Link>
+      </p>
+    </section>
   );
 }

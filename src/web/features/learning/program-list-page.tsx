@@ -1,17 +1,18 @@
 // The program list (/program; docs/product.md, "Home and program list"): every program, or the one
-// chosen on the home page.
+// chosen on the home page, with the learner's progress on those begun.
 import { useQueryClient } from "@tanstack/react-query";
-import { useEffect, useRef, useState } from "react";
+import { useEffect, useState } from "react";
 import { useNavigate, useSearchParams } from "react-router";
 import type { ProgramSummary } from "../../../shared/contracts/catalog.ts";
+import { paymentOutcomeMessage } from "../../../shared/contracts/billing.ts";
 import { LEARNING_MESSAGES } from "../../../shared/contracts/learning.ts";
 import type { MeUser } from "../../../shared/contracts/session.ts";
 import { isTrack, tracksForPlan } from "../../../shared/plans.ts";
-import { notify } from "../../ui/toast.tsx";
 import { meQuery, useSignedInUser } from "../../session/session.ts";
 import { useProgress } from "./learning-api.ts";
 import { usePrograms } from "./catalog-api.ts";
-import { ProgramCard } from "./program-cards.tsx";
+import { trackPath } from "./course.ts";
+import { ProgramCard, progressAction } from "./program-cards.tsx";
 
 /** Beginner is free for everyone; other programs open with the plan that includes them. */
 function canOpen(user: MeUser, programId: string): boolean {
@@ -23,19 +24,19 @@ function canOpen(user: MeUser, programId: string): boolean {
  * Back from a verified payment (/program?payment=success): say so once, then drop the parameter
  * so that a reload does not say it again. The plan changed, so the session is read afresh.
  */
-function usePaymentSuccess(): boolean {
+/**
+ * After a payment, the page says once what it did (docs/product.md, "Home and program list"): an
+ * upgrade, a renewal or time queued after the current plan. Said on the page, not in a toast too.
+ */
+function usePaymentOutcome(): string | null {
   const [searchParams, setSearchParams] = useSearchParams();
   const queryClient = useQueryClient();
-  const paid = searchParams.get("payment") === "success";
-  const [verified, setVerified] = useState(false);
-  if (paid && !verified) setVerified(true);
-  // StrictMode runs effects twice; the toast must still show once.
-  const announced = useRef(false);
+  const outcome = paymentOutcomeMessage(searchParams.get("payment"));
+  const [notice, setNotice] = useState<string | null>(null);
+  if (outcome && notice !== outcome) setNotice(outcome);
 
   useEffect(() => {
-    if (!paid || announced.current) return;
-    announced.current = true;
-    notify.success(LEARNING_MESSAGES.paymentSuccess);
+    if (!outcome) return;
     void queryClient.invalidateQueries({ queryKey: meQuery.queryKey });
     setSearchParams(
       (params) => {
@@ -44,9 +45,9 @@ function usePaymentSuccess(): boolean {
       },
       { replace: true },
     );
-  }, [paid, queryClient, setSearchParams]);
+  }, [outcome, queryClient, setSearchParams]);
 
-  return verified;
+  return notice;
 }
 
 export function ProgramListPage() {
@@ -55,13 +56,15 @@ export function ProgramListPage() {
   const { user } = useSignedInUser();
   const navigate = useNavigate();
   const [searchParams] = useSearchParams();
-  const paymentVerified = usePaymentSuccess();
+  const paymentNotice = usePaymentOutcome();
   const selectedId = searchParams.get("program");
 
   function choose(programId: string) {
-    const target = `/program/${encodeURIComponent(programId)}`;
+    const target = trackPath(programId);
     if (!user) void navigate(`/login?${new URLSearchParams({ redirect: target })}`);
-    else void navigate(canOpen(user, programId) ? target : "/subscription");
+    else if (!canOpen(user, programId)) void navigate("/subscription");
+    // Straight to the lesson the learner is at; the track's own address opens at it too.
+    else void navigate(progressAction(programId, progress.data?.[programId])?.to ?? target);
   }
 
   function backToAll() {
@@ -85,8 +88,8 @@ export function ProgramListPage() {
   } else {
     const sorted = programs.data.toSorted((a, b) => a.order - b.order);
     const shown = selectedId === null ? sorted : sorted.filter((program) => program.id === selectedId);
-    // A failed progress read only costs the Continue label.
-    const watched = (program: ProgramSummary) => progress.data?.[program.id]?.watched ?? 0;
+    // A failed progress read only costs the progress and the Continue label.
+    const progressOf = (program: ProgramSummary) => progress.data?.[program.id];
     content = (
       <>
         {shown.length === 0 ? (
@@ -98,7 +101,8 @@ export function ProgramListPage() {
                 key={program.id}
                 program={program}
                 heading="h2"
-                action={watched(program) > 0 ? "Continue" : "Start"}
+                action={progressAction(program.id, progressOf(program))?.label ?? "Start"}
+                progress={progressOf(program)}
                 note={user && !canOpen(user, program.id) ? "Not included in your plan: you will see the plans first." : null}
                 onChoose={choose}
               />
@@ -120,9 +124,9 @@ export function ProgramListPage() {
     <section className="container section">
       <h1>Programs</h1>
       <p className="section-lead">Each program runs for 4 weeks of short videos and a quiz.</p>
-      {paymentVerified && (
+      {paymentNotice && (
         <p role="status" className="form-success page-notice">
-          {LEARNING_MESSAGES.paymentSuccess}
+          {paymentNotice}
         </p>
       )}
       {content}

@@ -1,45 +1,64 @@
-// The track page (/program/{track}; docs/product.md, "Track page"): the videos in order, how many
-// are watched, a way back to the next one, and the quiz under the first video.
-import { useEffect, useId, useRef, type ReactNode } from "react";
-import { Link, useParams } from "react-router";
-import { LEARNING_MESSAGES, type TrackDetail, type TrackModule } from "../../../shared/contracts/learning.ts";
+// The track's two addresses (docs/product.md, "Track page" and "Lesson player"): the spec's
+// /program/{track} opens the course at the first unwatched lesson, and /program/{track}/{lessonId}
+// is the course player at one lesson. Both say the same when the track cannot be shown: loading,
+// not found, premium only.
+import { useEffect, useRef, type ReactNode } from "react";
+import { Link, Navigate, useParams } from "react-router";
+import { LEARNING_MESSAGES, type TrackDetail } from "../../../shared/contracts/learning.ts";
 import { ApiRequestError } from "../../lib/api.ts";
-import { MarkIcon } from "../../ui/mark-icon.tsx";
+import { usePageTitle } from "../../lib/page-title.ts";
 import { notify } from "../../ui/toast.tsx";
 import { usePrograms } from "./catalog-api.ts";
-import { useMarkWatched, useTrack } from "./learning-api.ts";
-import { QuizPanel } from "./quiz-panel.tsx";
+import { lessonPath, startLesson } from "./course.ts";
+import { CoursePlayer } from "./course-player.tsx";
+import { useTrack } from "./learning-api.ts";
 import "./track.css";
 
-const YOUTUBE_EMBED = "https://www.youtube-nocookie.com/embed/";
-
+/** `/program/{track}`: on to the lesson the course opens at, the address then naming it. */
 export function TrackPage() {
   const { track = "" } = useParams();
+  return (
+    <TrackGate track={track}>
+      {(detail) => {
+        const lesson = startLesson(detail);
+        if (!lesson) return <EmptyProgram title={detail.program.title} />;
+        return (
+          <>
+            <Navigate to={lessonPath(track, lesson.id)} replace />
+            <Loading />
+          </>
+        );
+      }}
+    </TrackGate>
+  );
+}
+
+/** `/program/{track}/{lessonId}`: the course player at one lesson. */
+export function LessonPage() {
+  const { track = "", lesson = "" } = useParams();
+  return <TrackGate track={track}>{(detail) => <CoursePlayer detail={detail} track={track} lessonId={lesson} />}</TrackGate>;
+}
+
+function Loading() {
+  return (
+    <Page>
+      <p role="status" className="section-loading">
+        {LEARNING_MESSAGES.loading}
+      </p>
+    </Page>
+  );
+}
+
+/** The track, once the server sent it; else what stands in its place. */
+function TrackGate({ track, children }: { track: string; children: (detail: TrackDetail) => ReactNode }) {
   const detail = useTrack(track);
   const premiumOnly = detail.error instanceof ApiRequestError && detail.error.status === 403;
   usePremiumOnlyToast(premiumOnly, track);
 
-  if (detail.isPending) {
-    return (
-      <Page>
-        <p role="status" className="section-loading">
-          {LEARNING_MESSAGES.loading}
-        </p>
-      </Page>
-    );
-  }
+  if (detail.isPending) return <Loading />;
   if (detail.isError) {
     if (premiumOnly) return <PremiumOnly track={track} />;
-    if (detail.error instanceof ApiRequestError && detail.error.status === 404) {
-      return (
-        <Page>
-          <h1>{LEARNING_MESSAGES.notFound}</h1>
-          <p>
-            <Link to="/program">See all programs</Link>
-          </p>
-        </Page>
-      );
-    }
+    if (detail.error instanceof ApiRequestError && detail.error.status === 404) return <ProgramNotFound />;
     return (
       <Page>
         <p role="alert" className="form-error">
@@ -53,7 +72,32 @@ export function TrackPage() {
       </Page>
     );
   }
-  return <Track detail={detail.data} track={track} />;
+  return children(detail.data);
+}
+
+function EmptyProgram({ title }: { title: string }) {
+  usePageTitle(title);
+  return (
+    <Page>
+      <p className="breadcrumb">
+        <Link to="/program">All programs</Link>
+      </p>
+      <h1>{title}</h1>
+      <p className="card">This program has no videos yet.</p>
+    </Page>
+  );
+}
+
+function ProgramNotFound() {
+  usePageTitle("Program not found");
+  return (
+    <Page>
+      <h1>{LEARNING_MESSAGES.notFound}</h1>
+      <p>
+        <Link to="/program">See all programs</Link>
+      </p>
+    </Page>
+  );
 }
 
 function Page({ children }: { children: ReactNode }) {
@@ -77,6 +121,7 @@ function PremiumOnly({ track }: { track: string }) {
   // The list of programs is public, so the page can still name the program it keeps closed.
   const programs = usePrograms();
   const title = programs.data?.find((program) => program.id === track)?.title ?? "Premium program";
+  usePageTitle(title);
   return (
     <Page>
       <h1>{title}</h1>
@@ -98,136 +143,3 @@ function PremiumOnly({ track }: { track: string }) {
   );
 }
 
-function Track({ detail, track }: { detail: TrackDetail; track: string }) {
-  const { program, modules, quiz } = detail;
-  const baseId = useId();
-  const headingId = (module: TrackModule) => `${baseId}-${modules.indexOf(module)}`;
-  const isWatched = (module: TrackModule) => detail.watched.includes(module.id);
-  const watchedCount = modules.filter(isWatched).length;
-  const next = modules.find((module) => !isWatched(module));
-
-  function resume() {
-    if (!next) return;
-    const heading = document.getElementById(headingId(next));
-    if (!heading) return;
-    const reduceMotion = window.matchMedia("(prefers-reduced-motion: reduce)").matches;
-    heading.focus({ preventScroll: true });
-    heading.scrollIntoView({ behavior: reduceMotion ? "auto" : "smooth", block: "start" });
-  }
-
-  return (
-    <Page>
-      <p className="breadcrumb">
-        <Link to="/program">All programs</Link>
-      </p>
-      <h1>{program.title}</h1>
-      <p className="program-meta">{program.duration}</p>
-
-      {modules.length === 0 ? (
-        <p className="card">This program has no videos yet.</p>
-      ) : (
-        <>
-          <ProgressSummary watched={watchedCount} total={modules.length} />
-          {next && watchedCount > 0 && (
-            <p className="resume">
-              <button type="button" className="button" onClick={resume}>
-                Resume
-              </button>
-              <span className="muted">
-                Next up: Section {modules.indexOf(next) + 1}: {next.title}
-              </span>
-            </p>
-          )}
-          <ol className="module-list">
-            {modules.map((module, index) => (
-              <ModuleSection
-                key={module.id}
-                track={track}
-                module={module}
-                section={index + 1}
-                headingId={headingId(module)}
-                watched={isWatched(module)}
-              >
-                {quiz && quiz.moduleId === module.id && <QuizPanel quiz={quiz} track={track} />}
-              </ModuleSection>
-            ))}
-          </ol>
-        </>
-      )}
-    </Page>
-  );
-}
-
-function ProgressSummary({ watched, total }: { watched: number; total: number }) {
-  const labelId = useId();
-  return (
-    <div className="card track-progress">
-      {/* Polite: marking a video watched is announced through the new count. */}
-      <p id={labelId} aria-live="polite" className="track-progress-label">
-        {watched} of {total} videos watched
-      </p>
-      <progress aria-labelledby={labelId} value={watched} max={total} />
-    </div>
-  );
-}
-
-function ModuleSection(props: {
-  track: string;
-  module: TrackModule;
-  section: number;
-  headingId: string;
-  watched: boolean;
-  children: ReactNode;
-}) {
-  const { module, watched } = props;
-  const markWatched = useMarkWatched(props.track);
-  const saving = markWatched.isPending;
-
-  function mark() {
-    // aria-disabled rather than disabled: the button keeps the keyboard focus once it says Watched.
-    if (watched || saving) return;
-    markWatched.mutate(module.id);
-  }
-
-  return (
-    <li className="card module-card">
-      <article aria-labelledby={props.headingId}>
-        <h2 id={props.headingId} tabIndex={-1}>
-          Section {props.section}: {module.title}
-        </h2>
-        <p>{module.description}</p>
-        <div className="video-frame">
-          <iframe
-            src={`${YOUTUBE_EMBED}${encodeURIComponent(module.youtubeId)}?rel=0`}
-            title={`${module.title} video`}
-            loading="lazy"
-            referrerPolicy="strict-origin-when-cross-origin"
-            allow="accelerometer; clipboard-write; encrypted-media; gyroscope; picture-in-picture"
-            allowFullScreen
-          />
-        </div>
-        <p className="module-actions">
-          <button
-            type="button"
-            className={watched ? "button watched-button" : "button"}
-            aria-disabled={watched || saving || undefined}
-            aria-busy={saving || undefined}
-            onClick={mark}
-          >
-            {watched ? (
-              <>
-                <MarkIcon mark="tick" />
-                Watched
-              </>
-            ) : saving ? (
-              "Saving..."
-            ) : (
-              "Mark as Watched"
-            )}
-          </button>
-        </p>
-        {props.children}
-      </article>
-    </li>
-  );
-}

@@ -1,7 +1,7 @@
 import { Link, Navigate, useSearchParams } from "react-router";
 import { useSignedInUser } from "../../session/session.ts";
 import { safeRedirectPath } from "../../session/redirects.ts";
-import { ProgramCards } from "../learning/program-cards.tsx";
+import { ContinueLearning, ProgramCards } from "../learning/program-cards.tsx";
 import { HeroVideo } from "./hero-video.tsx";
 
 export function HomePage() {
@@ -23,14 +23,18 @@ export function HomePage() {
               chart to professional strategies. Start free with the Beginner program; pay monthly in
               cedis, by card or mobile money, when you are ready for more.
             </p>
-            <div className="hero-actions">
-              <Link to="/register" className="button button-accent">
-                Start free
-              </Link>
-              <Link to="/about" className="button button-ghost">
-                How it works
-              </Link>
-            </div>
+            {user ? (
+              <ContinueLearning />
+            ) : (
+              <div className="hero-actions">
+                <Link to="/register" className="button button-accent">
+                  Start free
+                </Link>
+                <Link to="/about" className="button button-ghost">
+                  How it works
+                </Link>
+              </div>
+            )}
           </div>
           <HeroVideo />
         </div>

@@ -1,0 +1,190 @@
+// Certificates (docs/product.md, "Completion and certificates"): issued in the transaction of the
+// write that completes a program, verified by anyone who has the number, revoked by an admin.
+import { randomBytes } from "node:crypto";
+import { and, desc, eq, isNull } from "drizzle-orm";
+import { z } from "zod";
+import {
+  CERTIFICATE_ALPHABET,
+  CERTIFICATE_MESSAGES,
+  formatCertificateDate,
+  isCertificateId,
+  normalizeCertificateId,
+  type AdminCertificate,
+  type PublicCertificate,
+} from "../../../shared/contracts/certificates.ts";
+import type { Completion } from "../../../shared/contracts/learning.ts";
+import type { Track } from "../../../shared/plans.ts";
+import type { Db, Tx } from "../../db/client.ts";
+import { auditLog, certificates, userProgress, users } from "../../db/schema.ts";
+import { emailLayout } from "../../emails/layout.ts";
+import type { Mailer } from "../../integrations/mail.ts";
+import { enqueueJob } from "../../jobs/queue.ts";
+import { HttpError } from "../../plugins/errors.ts";
+import type { CatalogTrack } from "../catalog/catalog.service.ts";
+import { readCompletion } from "./completion.ts";
+
+export const CERTIFICATE_JOB = "certificate.issued";
+
+/** "TA-" and ten characters of Crockford's base 32 (50 random bits): unguessable, easy to read out. */
+export function newCertificateId(): string {
+  // 256 is a multiple of 32, so each byte's low five bits are uniform.
+  const code = [...randomBytes(10)].map((byte) => CERTIFICATE_ALPHABET[byte & 31]).join("");
+  return `TA-${code}`;
+}
+
+/**
+ * Holds the learner's progress entry on the program until the transaction ends, so that two
+ * writes that could each complete the program (the last video, the passing answer) are decided
+ * one after the other, the second seeing the first.
+ */
+export async function lockProgress(tx: Tx, userId: string, track: Track): Promise<void> {
+  await tx
+    .select({ userId: userProgress.userId })
+    .from(userProgress)
+    .where(and(eq(userProgress.userId, userId), eq(userProgress.programId, track)))
+    .for("update");
+}
+
+async function everCertified(tx: Tx, userId: string, track: Track): Promise<boolean> {
+  const [row] = await tx
+    .select({ id: certificates.id })
+    .from(certificates)
+    .where(and(eq(certificates.userId, userId), eq(certificates.programId, track)))
+    .limit(1);
+  return row !== undefined;
+}
+
+/**
+ * After a learner's write, in its transaction (after lockProgress and the write): issues the
+ * certificate when the program is now complete and has no valid one, provided this write completed
+ * it or the learner was never certified for it. So a revoked certificate is not issued again by a
+ * repeated click, but is when the learner completes the program anew (after an admin's reset).
+ * Announced by email through the job queue. Returns the completion as it now stands.
+ */
+export async function issueOnCompletion(
+  tx: Tx,
+  track: CatalogTrack,
+  userId: string,
+  before: Completion,
+): Promise<{ completion: Completion; issued: boolean }> {
+  const completion = await readCompletion(tx, track, userId);
+  if (!completion.complete || completion.certificateId !== null) return { completion, issued: false };
+  if (before.complete && (await everCertified(tx, userId, track.program.id))) return { completion, issued: false };
+  const [holder] = await tx.select({ name: users.name }).from(users).where(eq(users.id, userId));
+  const [certificate] = await tx
+    .insert(certificates)
+    .values({
+      id: newCertificateId(),
+      userId,
+      holderName: holder?.name.trim() ?? "",
+      programId: track.program.id,
+      programTitle: track.program.title,
+    })
+    // The unique partial index keeps one valid certificate per learner and program.
+    .onConflictDoNothing()
+    .returning({ id: certificates.id });
+  if (!certificate) return { completion: await readCompletion(tx, track, userId), issued: false };
+  await enqueueJob(tx, CERTIFICATE_JOB, { certificateId: certificate.id });
+  return { completion: { ...completion, certificateId: certificate.id }, issued: true };
+}
+
+type CertificateRow = typeof certificates.$inferSelect;
+
+function publicView(row: CertificateRow): PublicCertificate {
+  return {
+    id: row.id,
+    holderName: row.holderName,
+    programTitle: row.programTitle,
+    issuedAt: row.issuedAt.toISOString(),
+    revokedAt: row.revokedAt?.toISOString() ?? null,
+  };
+}
+
+async function findCertificate(db: Db | Tx, input: string): Promise<CertificateRow | undefined> {
+  const id = normalizeCertificateId(input);
+  if (!isCertificateId(id)) return undefined;
+  const [row] = await db.select().from(certificates).where(eq(certificates.id, id));
+  return row;
+}
+
+/** What the public verification page shows; 404 for a number that was never issued. */
+export async function verifyCertificate(db: Db, id: string): Promise<PublicCertificate> {
+  const row = await findCertificate(db, id);
+  if (!row) throw new HttpError(404, "CERTIFICATE_NOT_FOUND", CERTIFICATE_MESSAGES.notFound);
+  return publicView(row);
+}
+
+/** For the server's answer to the page /certificates/{id}: 404 when no such certificate exists. */
+export async function certificatePageExists(db: Db, pathname: string): Promise<boolean> {
+  const match = /^\/certificates\/([^/]+)\/?$/.exec(pathname);
+  if (!match?.[1]) return true;
+  return (await findCertificate(db, decodeURIComponent(match[1]))) !== undefined;
+}
+
+/** A user's certificates, newest first, for the admin console. */
+export async function userCertificates(db: Db, userId: string): Promise<AdminCertificate[]> {
+  const rows = await db
+    .select()
+    .from(certificates)
+    .where(eq(certificates.userId, userId))
+    .orderBy(desc(certificates.issuedAt));
+  return rows.map((row) => ({ ...publicView(row), programId: row.programId, revokeReason: row.revokeReason }));
+}
+
+/** An admin revokes a certificate: the revocation and its audit entry in one transaction. */
+export async function revokeCertificate(
+  db: Db,
+  input: { id: string; actorId: string; reason: string },
+  now: Date,
+): Promise<AdminCertificate> {
+  return db.transaction(async (tx) => {
+    const row = await findCertificate(tx, input.id);
+    if (!row) throw new HttpError(404, "CERTIFICATE_NOT_FOUND", CERTIFICATE_MESSAGES.notFound);
+    const [revoked] = await tx
+      .update(certificates)
+      .set({ revokedAt: now, revokedBy: input.actorId, revokeReason: input.reason })
+      .where(and(eq(certificates.id, row.id), isNull(certificates.revokedAt)))
+      .returning();
+    if (!revoked) throw new HttpError(409, "CERTIFICATE_ALREADY_REVOKED", CERTIFICATE_MESSAGES.alreadyRevoked);
+    await tx.insert(auditLog).values({
+      actorId: input.actorId,
+      subjectUserId: row.userId,
+      action: "certificate.revoked",
+      reason: input.reason,
+      changes: { certificate: row.id, program: row.programId },
+    });
+    return { ...publicView(revoked), programId: revoked.programId, revokeReason: revoked.revokeReason };
+  });
+}
+
+const certificateJobSchema = z.object({ certificateId: z.string() });
+
+/** The email announcing a new certificate, sent by the job queue. */
+export function createCertificateJobHandler(deps: { db: Db; mailer: Mailer; appUrl: string }) {
+  return async (payload: unknown) => {
+    const { certificateId } = certificateJobSchema.parse(payload);
+    const [row] = await deps.db
+      .select({ certificate: certificates, user: users })
+      .from(certificates)
+      .innerJoin(users, eq(users.id, certificates.userId))
+      .where(eq(certificates.id, certificateId));
+    // Revoked or the account closed before the email went: nothing to announce.
+    if (!row || row.certificate.revokedAt) return;
+    const { certificate, user } = row;
+    await deps.mailer.send(
+      emailLayout({
+        to: user.email,
+        name: user.name,
+        subject: `Your Trading Academy certificate: ${certificate.programTitle}`,
+        heading: "You completed the program",
+        paragraphs: [
+          `Congratulations on completing the ${certificate.programTitle}. Your certificate is ready.`,
+          `Certificate number: ${certificate.id}`,
+          `Issued on: ${formatCertificateDate(certificate.issuedAt)}`,
+          "Anyone you share its link with can check that it is genuine.",
+        ],
+        action: { label: "View my certificate", url: `${deps.appUrl}/certificates/${certificate.id}` },
+      }),
+    );
+  };
+}

@@ -1,0 +1,125 @@
+// When a program is complete (docs/product.md, "Completion and certificates"): every video watched
+// and the quiz passed. The rule is pure; the query reads what it needs on the caller's connection or
+// transaction, so that a write and the completion it brings are decided together.
+import { and, desc, eq, sql } from "drizzle-orm";
+import type { Completion } from "../../../shared/contracts/learning.ts";
+import type { Track } from "../../../shared/plans.ts";
+import type { Db, Tx } from "../../db/client.ts";
+import { certificates, quizAttempts, userProgress } from "../../db/schema.ts";
+import type { CatalogTrack } from "../catalog/catalog.service.ts";
+import { watchedModuleIds } from "./progress.ts";
+
+/** Questions to have right: the admin's pass mark within 1..questions, every question when unset. */
+export function passMarkOf(quiz: { questionCount: number; passMark: number | null }): number {
+  const { questionCount, passMark } = quiz;
+  if (passMark === null) return questionCount;
+  return Math.min(Math.max(passMark, 1), questionCount);
+}
+
+export type CompletionInput = {
+  moduleIds: readonly string[];
+  watched: readonly string[];
+  /** Null for a program without a quiz (or with no questions). */
+  quiz: { questionCount: number; passMark: number | null } | null;
+  /** The learner's latest answer per question. */
+  answers: readonly { questionIndex: number; correct: boolean }[];
+};
+
+/**
+ * Complete when every video is watched and, when there is a quiz, at least the pass mark of its
+ * questions have a correct latest answer. A program without videos has nothing to complete.
+ */
+export function completionOf(input: CompletionInput): Omit<Completion, "certificateId"> {
+  const { moduleIds, watched, quiz, answers } = input;
+  const allWatched = moduleIds.length > 0 && moduleIds.every((id) => watched.includes(id));
+  const passMark = quiz ? passMarkOf(quiz) : 0;
+  const right = quiz
+    ? answers.filter((a) => a.correct && a.questionIndex >= 0 && a.questionIndex < quiz.questionCount).length
+    : 0;
+  const quizPassed = quiz !== null && right >= passMark;
+  return { complete: allWatched && (quiz === null || quizPassed), quizPassed, passMark };
+}
+
+/** The quiz a learner answers: a stored quiz with questions. */
+export function quizOf(track: CatalogTrack): { questionCount: number; passMark: number | null } | null {
+  const { quiz } = track;
+  return quiz && quiz.questions.length > 0 && track.modules.length > 0
+    ? { questionCount: quiz.questions.length, passMark: quiz.passMark }
+    : null;
+}
+
+/** The learner's latest answer per question of the track's quiz. */
+export async function latestAnswers(db: Db | Tx, userId: string, track: Track) {
+  return db
+    .selectDistinctOn([quizAttempts.questionIndex], {
+      questionIndex: quizAttempts.questionIndex,
+      option: quizAttempts.option,
+      correct: quizAttempts.correct,
+    })
+    .from(quizAttempts)
+    .where(and(eq(quizAttempts.userId, userId), eq(quizAttempts.programId, track)))
+    .orderBy(quizAttempts.questionIndex, desc(quizAttempts.createdAt), desc(quizAttempts.id));
+}
+
+export async function progressData(db: Db | Tx, userId: string, track: Track): Promise<unknown> {
+  const [row] = await db
+    .select({ data: userProgress.data })
+    .from(userProgress)
+    .where(and(eq(userProgress.userId, userId), eq(userProgress.programId, track)));
+  return row?.data ?? {};
+}
+
+export type LatestAnswer = { questionIndex: number; option: string; correct: boolean };
+
+/**
+ * The progress entry, the latest answer per question and the valid (not revoked) certificate in one
+ * statement, built once per database or transaction (docs/performance.md, "Where the time goes"):
+ * one round trip instead of three.
+ */
+function standingQuery(db: Db | Tx) {
+  const userId = sql.placeholder("userId");
+  const track = sql.placeholder("track");
+  return db
+    .select({
+      data: sql<unknown>`(select ${userProgress.data} from ${userProgress}
+        where ${userProgress.userId} = ${userId} and ${userProgress.programId} = ${track})`,
+      answers: sql<LatestAnswer[]>`(select coalesce(json_agg(json_build_object(
+          'questionIndex', latest.question_index, 'option', latest.answer, 'correct', latest.correct
+        ) order by latest.question_index), '[]'::json)
+        from (select distinct on (${quizAttempts.questionIndex}) ${quizAttempts.questionIndex} as question_index,
+            ${quizAttempts.option} as answer, ${quizAttempts.correct} as correct
+          from ${quizAttempts} where ${quizAttempts.userId} = ${userId} and ${quizAttempts.programId} = ${track}
+          order by ${quizAttempts.questionIndex}, ${quizAttempts.createdAt} desc, ${quizAttempts.id} desc) as latest)`,
+      certificateId: sql<string | null>`(select ${certificates.id} from ${certificates}
+        where ${certificates.userId} = ${userId} and ${certificates.programId} = ${track}
+        and ${certificates.revokedAt} is null limit 1)`,
+    })
+    .from(sql`(select 1) as one`)
+    .prepare("learner_standing");
+}
+
+const preparedStanding = new WeakMap<Db | Tx, ReturnType<typeof standingQuery>>();
+
+/** The learner's progress entry ({} when none), latest answer per question and valid certificate. */
+export async function readStanding(
+  db: Db | Tx,
+  userId: string,
+  track: Track,
+): Promise<{ data: unknown; answers: LatestAnswer[]; certificateId: string | null }> {
+  let query = preparedStanding.get(db);
+  if (!query) {
+    query = standingQuery(db);
+    preparedStanding.set(db, query);
+  }
+  const [row] = await query.execute({ userId, track });
+  return { data: row?.data ?? {}, answers: row?.answers ?? [], certificateId: row?.certificateId ?? null };
+}
+
+/** Where the learner stands on the track, read on `db` (a transaction sees its own writes). */
+export async function readCompletion(db: Db | Tx, track: CatalogTrack, userId: string): Promise<Completion> {
+  const quiz = quizOf(track);
+  const moduleIds = track.modules.map((m) => m.id);
+  const { data, answers, certificateId } = await readStanding(db, userId, track.program.id);
+  const watched = watchedModuleIds(data, moduleIds);
+  return { ...completionOf({ moduleIds, watched, quiz, answers: quiz ? answers : [] }), certificateId };
+}

@@ -1,0 +1,68 @@
+// The moment a program is complete (docs/product.md, "Completion and certificates"): it says so, links
+// to the certificate, and offers the next program, or the upgrade that opens it.
+import { Link } from "react-router";
+import type { TrackDetail } from "../../../shared/contracts/learning.ts";
+import { TRACKS, type Track } from "../../../shared/plans.ts";
+import { useSignedInUser } from "../../session/session.ts";
+import { usePrograms } from "./catalog-api.ts";
+import "./completion-panel.css";
+
+function nextTrack(track: Track): Track | null {
+  return TRACKS[TRACKS.indexOf(track) + 1] ?? null;
+}
+
+/** Shown once the program is complete; nothing before. */
+export function CompletionPanel({ detail }: { detail: Pick<TrackDetail, "program" | "completion" | "quiz"> }) {
+  const { program, completion } = detail;
+  if (!completion.complete) return null;
+  return (
+    <section className="card completion-panel" aria-labelledby="completion-title">
+      <svg className="completion-medal" aria-hidden="true" viewBox="0 0 48 48" width="56" height="56">
+        <path d="M16 2h6l4 12h-8zM26 2h6l-2 12h-6z" fill="var(--navy)" />
+        <circle cx="24" cy="30" r="15" fill="var(--gold)" />
+        <path d="M17 30.5l4.5 4.5L31 25.5" fill="none" stroke="var(--navy)" strokeWidth="3" strokeLinecap="round" strokeLinejoin="round" />
+      </svg>
+      <div className="completion-body">
+        <h2 id="completion-title">Program complete!</h2>
+        <p>
+          Congratulations: you watched every lesson{detail.quiz ? " and passed the quiz" : ""} of the {program.title}.
+        </p>
+        {completion.certificateId ? (
+          <p className="completion-certificate">
+            <Link to={`/certificates/${completion.certificateId}`} className="button">
+              View your certificate
+            </Link>
+            <span className="muted">Certificate number {completion.certificateId}</span>
+          </p>
+        ) : (
+          <p>
+            Your certificate for this program is not available. <Link to="/contact">Contact us</Link> if you think this is
+            a mistake.
+          </p>
+        )}
+        <NextProgram track={program.id} />
+      </div>
+    </section>
+  );
+}
+
+function NextProgram({ track }: { track: Track }) {
+  const { user } = useSignedInUser();
+  const programs = usePrograms();
+  const next = nextTrack(track);
+  if (!next) return <p>You have completed the last program of the academy. Well done.</p>;
+  const title = programs.data?.find((program) => program.id === next)?.title;
+  if (!title) return null;
+  if (user?.tracks.includes(next)) {
+    return (
+      <p className="completion-next">
+        Ready for more? <Link to={`/program/${next}`}>Start the {title}</Link>
+      </p>
+    );
+  }
+  return (
+    <p className="completion-next">
+      Ready for more? The {title} is part of a paid plan. <Link to="/subscription">Upgrade to open the {title}</Link>
+    </p>
+  );
+}

@@ -1,0 +1,310 @@
+// The course player (docs/product.md, "Lesson player"): the curriculum beside (on a phone, above)
+// one lesson at a time, its video, Mark as Watched, its description, the quiz under the first
+// lesson, and Previous / Next.
+import { useCallback, useEffect, useId, useRef, useState } from "react";
+import { Link, useLocation } from "react-router";
+import { LEARNING_MESSAGES, type TrackDetail } from "../../../shared/contracts/learning.ts";
+import { lessonTitle } from "../../../shared/learning.ts";
+import { sectionTitle } from "../../../shared/section-title.ts";
+import { usePageTitle } from "../../lib/page-title.ts";
+import { MarkIcon } from "../../ui/mark-icon.tsx";
+import { CompletionPanel } from "./completion-panel.tsx";
+import { COMPLETE_STEP, courseProgress, lessonPath, nextStepPath, QUIZ_ANCHOR, quizState, startLesson } from "./course.ts";
+import { Curriculum, StepMark } from "./curriculum.tsx";
+import { useMarkWatched } from "./learning-api.ts";
+import { LessonQuestions } from "./lesson-questions.tsx";
+import { QuizPanel } from "./quiz-panel.tsx";
+
+const YOUTUBE_EMBED = "https://www.youtube-nocookie.com/embed/";
+
+export function CoursePlayer({ detail, track, lessonId }: { detail: TrackDetail; track: string; lessonId: string }) {
+  const { program, modules, quiz } = detail;
+  const index = modules.findIndex((module) => module.id === lessonId);
+  const lesson = modules[index];
+  const atCompletion = lessonId === COMPLETE_STEP;
+  const progress = courseProgress(detail);
+  const { focusTarget, quizRef } = useLessonFocus(lessonId);
+  const completedHere = useCompletedHere(detail.completion.complete, lessonId);
+  usePageTitle(
+    atCompletion ? `Program complete · ${program.title}` : lesson ? `${lessonTitle(lesson.title)} · ${program.title}` : program.title,
+  );
+
+  const completeEntry = detail.completion.complete && (
+    <Link
+      to={lessonPath(track, COMPLETE_STEP)}
+      className="curriculum-link curriculum-complete"
+      aria-current={atCompletion ? "page" : undefined}
+      aria-label="Program complete: your certificate"
+    >
+      <StepMark state="complete" />
+      <span className="curriculum-text">
+        <span className="curriculum-section">Finished</span>
+        <span className="curriculum-title">Program complete</span>
+      </span>
+    </Link>
+  );
+
+  return (
+    <section className="container section track-page player">
+      <p className="breadcrumb">
+        <Link to="/program">All programs</Link>
+      </p>
+      <div className="player-header">
+        <h1>{program.title}</h1>
+        <p className="program-meta">{program.duration}</p>
+        <CourseProgress watched={progress.watched} total={progress.total} percent={progress.percent} />
+      </div>
+      <div className="player-body">
+        <Curriculum detail={detail} track={track} currentId={lesson?.id ?? null} end={completeEntry} />
+        <div className="player-main">
+          {atCompletion ? (
+            <CompletionStep detail={detail} track={track} focusTarget={focusTarget} />
+          ) : lesson ? (
+            <>
+              <article className="card lesson" aria-labelledby={`lesson-${lesson.id}`}>
+                <h2 id={`lesson-${lesson.id}`} ref={focusTarget} tabIndex={-1} className="lesson-heading">
+                  {sectionTitle(index + 1, lesson.title)}
+                </h2>
+                <div className="video-frame">
+                  <iframe
+                    key={lesson.id}
+                    src={`${YOUTUBE_EMBED}${encodeURIComponent(lesson.youtubeId)}?rel=0`}
+                    title={`${lessonTitle(lesson.title)} video`}
+                    referrerPolicy="strict-origin-when-cross-origin"
+                    allow="accelerometer; clipboard-write; encrypted-media; gyroscope; picture-in-picture"
+                    allowFullScreen
+                  />
+                </div>
+                <p className="module-actions">
+                  <MarkWatchedButton track={track} lessonId={lesson.id} watched={detail.watched.includes(lesson.id)} />
+                </p>
+                {lesson.description && <p className="lesson-description">{lesson.description}</p>}
+                {quiz && quiz.moduleId === lesson.id && (
+                  // Focused when the curriculum's quiz entry (or a card's "Continue: quiz") opens it.
+                  <div id={QUIZ_ANCHOR} ref={quizRef} tabIndex={-1} className="quiz-anchor">
+                    <QuizPanel quiz={quiz} track={track} />
+                  </div>
+                )}
+                <LessonPager detail={detail} track={track} index={index} />
+              </article>
+              {completedHere && <CompletionMoment detail={detail} />}
+              <LessonQuestions key={lesson.id} track={track} moduleId={lesson.id} />
+            </>
+          ) : (
+            <LessonNotFound detail={detail} track={track} focusTarget={focusTarget} />
+          )}
+        </div>
+      </div>
+    </section>
+  );
+}
+
+/**
+ * Whether the program was completed on this lesson, in this visit (the last video watched, the
+ * quiz passed): the completion moment shows there, under the lesson. A program already complete
+ * when the player opened has its own entry at the end of the curriculum instead.
+ */
+function useCompletedHere(complete: boolean, lessonId: string): boolean {
+  const [completeAtOpening] = useState(complete);
+  const [completedOn, setCompletedOn] = useState<string | null>(null);
+  if (complete && !completeAtOpening && completedOn === null) setCompletedOn(lessonId);
+  return complete && completedOn === lessonId;
+}
+
+/** The completion moment under the lesson that brought it, scrolled into view as it appears. */
+function CompletionMoment({ detail }: { detail: TrackDetail }) {
+  const ref = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    if (ref.current) bringIntoView(ref.current);
+  }, []);
+  return (
+    <div ref={ref} className="completion-moment">
+      <CompletionPanel detail={detail} />
+    </div>
+  );
+}
+
+/** `/program/{track}/complete`: the completion, and the certificate, whenever the learner comes back to it. */
+function CompletionStep(props: { detail: TrackDetail; track: string; focusTarget: (element: HTMLElement | null) => void }) {
+  const { detail, track, focusTarget } = props;
+  const next = courseProgress(detail).next;
+  if (!detail.completion.complete) {
+    return (
+      <div className="card lesson">
+        <h2 ref={focusTarget} tabIndex={-1} className="lesson-heading">
+          This program is not complete yet.
+        </h2>
+        {next && (
+          <p>
+            <Link to={nextStepPath(track, next)}>Continue: {next.title}</Link>
+          </p>
+        )}
+      </div>
+    );
+  }
+  return (
+    <div ref={focusTarget} tabIndex={-1} className="completion-moment">
+      <CompletionPanel detail={detail} />
+    </div>
+  );
+}
+
+/**
+ * When the lesson changes, the focus moves to its heading, so that a screen reader reads where the
+ * learner now is (and the page scrolls to it when it is out of sight); to the quiz when the
+ * address asks for it (`#quiz`). A page just opened keeps the browser's focus.
+ */
+function useLessonFocus(lessonId: string) {
+  const target = useRef<HTMLElement | null>(null);
+  const quizRef = useRef<HTMLDivElement>(null);
+  const { hash } = useLocation();
+  const wantsQuiz = hash === `#${QUIZ_ANCHOR}`;
+  const shown = useRef<string | null>(null);
+
+  useEffect(() => {
+    const place = `${lessonId}${wantsQuiz ? hash : ""}`;
+    const opened = shown.current === null;
+    if (shown.current === place) return;
+    shown.current = place;
+    if (opened && !wantsQuiz) return;
+    // After the layout's scroll to the top of a new page, which runs after this effect.
+    const frame = requestAnimationFrame(() => {
+      const element = (wantsQuiz ? quizRef.current : null) ?? target.current;
+      if (!element) return;
+      element.focus({ preventScroll: true });
+      bringIntoView(element);
+    });
+    return () => cancelAnimationFrame(frame);
+  }, [lessonId, hash, wantsQuiz]);
+
+  const focusTarget = useCallback((element: HTMLElement | null) => {
+    target.current = element;
+  }, []);
+  return { focusTarget, quizRef };
+}
+
+function bringIntoView(element: HTMLElement) {
+  const header = document.querySelector(".site-header")?.getBoundingClientRect().bottom ?? 0;
+  const { top, bottom } = element.getBoundingClientRect();
+  if (top >= header && bottom <= window.innerHeight) return;
+  const reduceMotion = window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+  element.scrollIntoView({ behavior: reduceMotion ? "auto" : "smooth", block: "start" });
+}
+
+function CourseProgress({ watched, total, percent }: { watched: number; total: number; percent: number }) {
+  const labelId = useId();
+  return (
+    <div className="card track-progress">
+      {/* Polite: marking a video watched is announced through the new count. */}
+      <p id={labelId} aria-live="polite" className="track-progress-label">
+        <span>{percent}% complete</span>
+        <span className="muted">
+          {watched} of {total} videos watched
+        </span>
+      </p>
+      <progress aria-labelledby={labelId} value={percent} max={100} />
+    </div>
+  );
+}
+
+function MarkWatchedButton({ track, lessonId, watched }: { track: string; lessonId: string; watched: boolean }) {
+  const markWatched = useMarkWatched(track);
+  const saving = markWatched.isPending && markWatched.variables === lessonId;
+
+  function mark() {
+    // aria-disabled rather than disabled: the button keeps the keyboard focus once it says Watched.
+    if (watched || saving) return;
+    markWatched.mutate(lessonId);
+  }
+
+  return (
+    <button
+      type="button"
+      className={watched ? "button watched-button" : "button"}
+      aria-disabled={watched || saving || undefined}
+      aria-busy={saving || undefined}
+      onClick={mark}
+    >
+      {watched ? (
+        <>
+          <MarkIcon mark="tick" />
+          Watched
+        </>
+      ) : saving ? (
+        "Saving..."
+      ) : (
+        "Mark as Watched"
+      )}
+    </button>
+  );
+}
+
+/**
+ * Previous and Next lesson. After the last lesson, Next is what is left: the quiz under the first
+ * lesson while it is not passed, and the completed program once it is.
+ */
+function LessonPager({ detail, track, index }: { detail: TrackDetail; track: string; index: number }) {
+  const { modules, quiz } = detail;
+  const current = modules[index];
+  const previous = modules[index - 1];
+  const nextLesson = modules[index + 1];
+  const next: PagerStep | null = nextLesson
+    ? { to: lessonPath(track, nextLesson.id), label: "Next", title: lessonTitle(nextLesson.title) }
+    : quiz && quizState(detail) !== "passed" && quiz.moduleId !== current?.id
+      ? { to: lessonPath(track, quiz.moduleId, QUIZ_ANCHOR), label: "Next: the quiz", title: quiz.title }
+      : detail.completion.complete
+        ? { to: lessonPath(track, COMPLETE_STEP), label: "Next", title: "Program complete" }
+        : null;
+  // Once this lesson is watched, Next is the thing to do.
+  const ready = current !== undefined && detail.watched.includes(current.id);
+
+  if (!previous && !next) return null;
+  return (
+    <nav className="lesson-pager" aria-label="Previous and next lesson">
+      {previous && (
+        <PagerLink
+          step={{ to: lessonPath(track, previous.id), label: "Previous", title: lessonTitle(previous.title) }}
+          rel="prev"
+          className="pager-link pager-prev"
+        />
+      )}
+      {next && <PagerLink step={next} rel="next" className={ready ? "pager-link pager-next is-ready" : "pager-link pager-next"} />}
+    </nav>
+  );
+}
+
+type PagerStep = { to: string; label: string; title: string };
+
+function PagerLink({ step, rel, className }: { step: PagerStep; rel: "prev" | "next"; className: string }) {
+  return (
+    <Link to={step.to} rel={rel} className={className} aria-label={`${step.label}: ${step.title}`}>
+      <span className="pager-label">
+        {rel === "prev" && <span aria-hidden="true">&larr; </span>}
+        {step.label}
+        {rel === "next" && <span aria-hidden="true"> &rarr;</span>}
+      </span>
+      <span className="pager-title">{step.title}</span>
+    </Link>
+  );
+}
+
+/** A lesson address that is not (or no longer) part of the program: the way on, not a dead end. */
+function LessonNotFound(props: { detail: TrackDetail; track: string; focusTarget: (element: HTMLElement | null) => void }) {
+  const { detail, track, focusTarget } = props;
+  const start = startLesson(detail);
+  return (
+    <div className="card lesson">
+      <h2 ref={focusTarget} tabIndex={-1} className="lesson-heading">
+        {LEARNING_MESSAGES.moduleNotFound}
+      </h2>
+      {start ? (
+        <p>
+          It may have been removed or replaced.{" "}
+          <Link to={lessonPath(track, start.id)}>Go on with {lessonTitle(start.title)}</Link>
+        </p>
+      ) : (
+        <p>This program has no videos yet.</p>
+      )}
+    </div>
+  );
+}

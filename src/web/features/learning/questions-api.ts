@@ -1,0 +1,76 @@
+// Lesson questions (docs/product.md, "Questions and mentorship"): a lesson's questions a page at a
+// time, asking and answering, and the administrators' pin and remove. The server decides who may
+// do what; every change reloads the questions on screen.
+import { infiniteQueryOptions, useInfiniteQuery, useMutation, useQueryClient } from "@tanstack/react-query";
+import {
+  answerResponseSchema,
+  okSchema,
+  questionPageSchema,
+  questionResponseSchema,
+} from "../../../shared/contracts/support.ts";
+import { apiRequest } from "../../lib/api.ts";
+
+/** Every lesson's questions are cached under this key. */
+const QUESTIONS_KEY = ["questions"] as const;
+
+function lessonPath(track: string, moduleId: string) {
+  return `/api/programs/${encodeURIComponent(track)}/modules/${encodeURIComponent(moduleId)}/questions`;
+}
+
+export function lessonQuestionsQuery(track: string, moduleId: string) {
+  return infiniteQueryOptions({
+    queryKey: [...QUESTIONS_KEY, track, moduleId],
+    queryFn: ({ pageParam }) => apiRequest(`${lessonPath(track, moduleId)}?page=${pageParam}`, questionPageSchema),
+    initialPageParam: 1,
+    getNextPageParam: (last, pages) => (last.hasMore ? pages.length + 1 : undefined),
+  });
+}
+
+export function useLessonQuestions(track: string, moduleId: string) {
+  return useInfiniteQuery(lessonQuestionsQuery(track, moduleId));
+}
+
+/** After a change: the lessons' questions on screen load again, and so does whatever `onChanged` names. */
+function useRefresh(onChanged?: () => unknown) {
+  const queryClient = useQueryClient();
+  return () => Promise.all([queryClient.invalidateQueries({ queryKey: QUESTIONS_KEY }), onChanged?.()]);
+}
+
+export function useAskQuestion(track: string, moduleId: string) {
+  const refresh = useRefresh();
+  return useMutation({
+    mutationFn: (body: string) => apiRequest(lessonPath(track, moduleId), questionResponseSchema, { method: "POST", body: { body } }),
+    onSuccess: refresh,
+  });
+}
+
+export function useAnswerQuestion(questionId: string, onChanged?: () => unknown) {
+  const refresh = useRefresh(onChanged);
+  return useMutation({
+    mutationFn: (body: string) =>
+      apiRequest(`/api/questions/${encodeURIComponent(questionId)}/answers`, answerResponseSchema, { method: "POST", body: { body } }),
+    onSuccess: refresh,
+  });
+}
+
+type Moderation = { action: "pin" | "unpin" } | { action: "remove" } | { action: "removeAnswer"; answerId: string };
+
+/** An administrator's pin, unpin or removal. */
+export function useModerateQuestion(questionId: string, onChanged?: () => unknown) {
+  const refresh = useRefresh(onChanged);
+  const question = `/api/admin/questions/${encodeURIComponent(questionId)}`;
+  return useMutation({
+    mutationFn: (change: Moderation) => {
+      switch (change.action) {
+        case "pin":
+        case "unpin":
+          return apiRequest(`${question}/pin`, okSchema, { method: "PUT", body: { pinned: change.action === "pin" } });
+        case "remove":
+          return apiRequest(question, okSchema, { method: "DELETE" });
+        case "removeAnswer":
+          return apiRequest(`/api/admin/answers/${encodeURIComponent(change.answerId)}`, okSchema, { method: "DELETE" });
+      }
+    },
+    onSettled: refresh,
+  });
+}
