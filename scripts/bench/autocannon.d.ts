@@ -46,6 +46,9 @@ declare module "autocannon" {
     setHeaders(headers: Record<string, string>): void;
   };
 
+  /** One request as autocannon is about to send it; a `setupRequest` returns it changed. */
+  export type Request = { method?: string; path?: string; headers?: Record<string, string>; body?: string };
+
   export type Options = {
     url: string;
     connections?: number;
@@ -56,6 +59,7 @@ declare module "autocannon" {
     headers?: Record<string, string>;
     body?: string;
     setupClient?: (client: Client) => void;
+    requests?: { setupRequest?: (request: Request) => Request }[];
     warmup?: { connections?: number; duration?: number };
   };
 

@@ -2,6 +2,7 @@
 // registers from a loopback source address of its own (registration is limited per address),
 // verifies with the link from the development mailbox and signs in for its session cookie.
 import { setTimeout as sleep } from "node:timers/promises";
+import { optionLetterOrPosition } from "../../src/shared/quiz-option.ts";
 import { loopbackCall, type LoopbackAnswer } from "../../src/server/testing/loopback-http.ts";
 
 const PASSWORD = "Bench-Trading-Academy-2025";
@@ -81,13 +82,21 @@ export async function signedInLearners(base: string, label: string, count: numbe
   return cookies;
 }
 
-/** The id of the first module of a track, read with a learner's session. */
-export async function firstModuleId(base: string, cookie: string, track: string): Promise<string> {
+/**
+ * The id of the first module of a track (watching it opens the quiz) and, for each quiz question,
+ * the letter of its first option, read with a learner's session.
+ */
+export async function trackShape(base: string, cookie: string, track: string): Promise<{ firstModuleId: string; answers: string[] }> {
   const response = await fetch(`${base}/api/programs/${track}`, { headers: { cookie } });
   const body: unknown = await response.json();
   if (!response.ok) throw new Error(`GET /api/programs/${track}: ${response.status} ${JSON.stringify(body)}`);
   const modules = isRecord(body) && Array.isArray(body.modules) ? body.modules : [];
   const first: unknown = modules[0];
   if (!isRecord(first) || typeof first.id !== "string") throw new Error(`the ${track} track has no modules`);
-  return first.id;
+  const questions: unknown[] = isRecord(body) && isRecord(body.quiz) && Array.isArray(body.quiz.questions) ? body.quiz.questions : [];
+  const answers = questions.map((question) => {
+    const options: unknown[] = isRecord(question) && Array.isArray(question.options) ? question.options : [];
+    return optionLetterOrPosition(String(options[0]), 0);
+  });
+  return { firstModuleId: first.id, answers };
 }

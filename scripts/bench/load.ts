@@ -1,8 +1,8 @@
 // One load run with autocannon: loopback only, a fixed number of connections for a bounded time,
-// after a short unmeasured warm-up.
+// after a short unmeasured warm-up; with the CPU time the server spent on the measured part.
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import autocannon from "autocannon";
+import autocannon, { type Options } from "autocannon";
 import { projectRoot } from "./processes.ts";
 
 export type LoadSettings = { connections: number; durationS: number; warmupS: number };
@@ -13,6 +13,11 @@ export type LoadTarget = {
   method?: "GET" | "POST";
   /** One Cookie header per connection, handed out in turn (a learner per connection). */
   cookies?: string[];
+  /**
+   * A JSON body and Cookie header for each request, by its number (quiz answers go round the
+   * learners and the questions); instead of `cookies`.
+   */
+  requestAt?: (index: number) => { cookie: string; body: string };
   /**
    * Fetched once after the run, waiting for its answer: the server finishes the requests still
    * queued when the load stopped before the next measurement starts (a database query, on the app).
@@ -31,6 +36,13 @@ export type LoadResult = {
   timeouts: number;
   /** Status codes other than 2xx, with their counts, e.g. "429 x120". */
   otherStatuses: string;
+  /** Answers with status 429. */
+  tooMany: number;
+  /**
+   * The server's CPU time (user + system, all its threads) during the measured part over the
+   * requests answered, in milliseconds; NaN when the process's CPU time cannot be read.
+   */
+  cpuMsPerRequest: number;
 };
 
 export const autocannonVersion: string = (
@@ -42,31 +54,45 @@ async function settle(url: string): Promise<void> {
   await response.arrayBuffer();
 }
 
-export async function runLoad(target: LoadTarget, settings: LoadSettings): Promise<LoadResult> {
+/**
+ * `cpuSeconds` reads the server's CPU time so far (Running.cpuSeconds): read just before and after
+ * the measured part, the warm-up being a run of its own.
+ */
+export async function runLoad(
+  target: LoadTarget,
+  settings: LoadSettings,
+  cpuSeconds: () => number = () => Number.NaN,
+): Promise<LoadResult> {
   const method = target.method ?? "GET";
   // A POST carries the site's Origin, as the browser app's do: the app refuses one without it.
   const origin: Record<string, string> = method === "POST" ? { origin: new URL(target.url).origin } : {};
-  const baseHeaders: Record<string, string> = method === "POST" ? { "content-length": "0", ...origin } : {};
+  const json: Record<string, string> = target.requestAt ? { "content-type": "application/json" } : {};
+  const baseHeaders: Record<string, string> =
+    method === "POST" ? (target.requestAt ? { ...origin, ...json } : { "content-length": "0", ...origin }) : {};
   const cookies = target.cookies ?? [];
+  const first = target.requestAt?.(0);
   // One request first, alone: one-time work (the exchange rate that the first GET /api/prices
   // fetches and caches, say) stays out of the figures, and a route that fails is caught here.
   const primed = await fetch(target.url, {
     method,
-    headers: { ...origin, ...(cookies[0] ? { cookie: cookies[0] } : {}) },
+    headers: { ...origin, ...json, ...(first ? { cookie: first.cookie } : cookies[0] ? { cookie: cookies[0] } : {}) },
+    ...(first ? { body: first.body } : {}),
     signal: AbortSignal.timeout(60_000),
   });
   await primed.arrayBuffer();
-  if (!primed.ok) throw new Error(`${method} ${new URL(target.url).pathname} answered ${primed.status} before the load`);
+  // A quiz answer past the limit per question (an earlier pass's) is a 429: still an answer.
+  const expected = primed.ok || (target.requestAt !== undefined && primed.status === 429);
+  if (!expected) throw new Error(`${method} ${new URL(target.url).pathname} answered ${primed.status} before the load`);
   let nextClient = 0;
-  const result = await autocannon({
+  let nextRequest = 1;
+  const options = (durationS: number): Options => ({
     url: target.url,
     method,
     connections: settings.connections,
-    duration: settings.durationS,
+    duration: durationS,
     pipelining: 1,
     timeout: 10,
     headers: baseHeaders,
-    ...(settings.warmupS > 0 ? { warmup: { connections: settings.connections, duration: settings.warmupS } } : {}),
     ...(cookies.length > 0
       ? {
           setupClient: (client) => {
@@ -75,7 +101,23 @@ export async function runLoad(target: LoadTarget, settings: LoadSettings): Promi
           },
         }
       : {}),
+    ...(target.requestAt
+      ? {
+          requests: [
+            {
+              setupRequest: (request) => {
+                const { cookie, body } = target.requestAt?.(nextRequest++) ?? { cookie: "", body: "" };
+                return { ...request, headers: { ...baseHeaders, cookie }, body };
+              },
+            },
+          ],
+        }
+      : {}),
   });
+  if (settings.warmupS > 0) await autocannon(options(settings.warmupS));
+  const cpuBefore = cpuSeconds();
+  const result = await autocannon(options(settings.durationS));
+  const cpuSpent = cpuSeconds() - cpuBefore;
   if (target.settleUrl) await settle(target.settleUrl);
   const otherStatuses = Object.entries(result.statusCodeStats)
     .filter(([code]) => !code.startsWith("2"))
@@ -91,5 +133,7 @@ export async function runLoad(target: LoadTarget, settings: LoadSettings): Promi
     errors: result.errors,
     timeouts: result.timeouts,
     otherStatuses,
+    tooMany: result.statusCodeStats["429"]?.count ?? 0,
+    cpuMsPerRequest: result.requests.total > 0 ? (cpuSpent * 1000) / result.requests.total : Number.NaN,
   };
 }

@@ -1,7 +1,7 @@
 // Child processes under test: the built app (node dist/node/dev/main.js) and the bare
 // Fastify hello-world, each on a free loopback port, stopped with SIGTERM.
 import { spawn, type ChildProcess } from "node:child_process";
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import http from "node:http";
 import { dirname, join } from "node:path";
 import { performance } from "node:perf_hooks";
@@ -23,6 +23,8 @@ export type Running = {
   readyMs: number;
   /** The last lines the process printed, for error messages. */
   output(): string;
+  /** CPU seconds (user + system) the process has used so far; NaN where /proc cannot tell. */
+  cpuSeconds(): number;
   stop(): Promise<void>;
 };
 
@@ -36,6 +38,33 @@ function probe(port: number, path: string): Promise<number> {
     req.on("timeout", () => req.destroy());
     req.on("error", () => resolve(0));
   });
+}
+
+/** Where ports come from: any free one, or one after another from `--ports` (a shared machine's range). */
+let fixedPort: number | null = null;
+
+export function usePortsFrom(first: number): void {
+  fixedPort = first;
+}
+
+async function nextPort(): Promise<number> {
+  return fixedPort === null ? freePort() : fixedPort++;
+}
+
+/** Clock ticks a second in /proc/<pid>/stat (USER_HZ, 100 on Linux). */
+const CLOCK_TICKS = 100;
+
+/** utime + stime of a process from /proc/<pid>/stat, in seconds; NaN off Linux or once it has exited. */
+function processCpuSeconds(pid: number | undefined): number {
+  if (pid === undefined) return Number.NaN;
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    // The fields after the command name (which may hold spaces), from field 3 on: utime is 14, stime 15.
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS;
+  } catch {
+    return Number.NaN;
+  }
 }
 
 type StartOptions = {
@@ -89,6 +118,7 @@ async function startProcess(options: StartOptions): Promise<Running> {
     child,
     readyMs,
     output: () => tail,
+    cpuSeconds: () => processCpuSeconds(child.pid),
     async stop() {
       if (exitCode !== undefined) return;
       child.kill("SIGTERM");
@@ -104,7 +134,7 @@ async function startProcess(options: StartOptions): Promise<Running> {
 /** The built app as `npm start` runs it (no sign-in providers or payment keys: the built-in simulator). */
 export async function startApp(database: Database): Promise<Running> {
   if (!existsSync(serverEntry)) throw new Error(`${serverEntry} is missing: run npm run build first`);
-  const port = await freePort();
+  const port = await nextPort();
   const base = `http://127.0.0.1:${port}`;
   const env = envWithoutAppSettings({
     PORT: String(port),
@@ -125,7 +155,7 @@ export async function startApp(database: Database): Promise<Running> {
 
 /** The ceiling: a bare Fastify hello-world, in a process of its own like the app. */
 export async function startHelloWorld(): Promise<Running> {
-  const port = await freePort();
+  const port = await nextPort();
   return startProcess({
     name: "the Fastify hello-world",
     command: process.execPath,

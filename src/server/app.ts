@@ -1,6 +1,6 @@
 // The table of contents of the server: every plugin and feature, registered by hand.
 import rateLimit from "@fastify/rate-limit";
-import Fastify, { LogController, type FastifyInstance, type RouteOptions } from "fastify";
+import Fastify, { type FastifyInstance, type RouteOptions } from "fastify";
 import {
   serializerCompiler,
   validatorCompiler,
@@ -48,7 +48,7 @@ import { createMetrics } from "./metrics/metrics.ts";
 import { registerMetrics } from "./metrics/metrics.routes.ts";
 import { registerClosingAnswer, registerErrorHandling, sendFrameworkError } from "./plugins/errors.ts";
 import { registerInputGuard } from "./plugins/input-guard.ts";
-import { loggerOptions, type LogDestination } from "./plugins/logger.ts";
+import { loggerOptions, OneLinePerRequest, type LogDestination } from "./plugins/logger.ts";
 import { registerRequestIdHeader, requestIdFor } from "./plugins/request-id.ts";
 import { registerSameOriginCheck } from "./plugins/same-origin.ts";
 import { registerSecurityHeaders } from "./plugins/security.ts";
@@ -92,7 +92,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     logger: options.logger === false ? false : await loggerOptions(env, options.logDestination),
     // Every log line of a request and every error answer carry its id (docs/operations.md).
     genReqId: requestIdFor,
-    logController: new LogController({ requestIdLogLabel: "requestId" }),
+    logController: new OneLinePerRequest({ requestIdLogLabel: "requestId" }),
     frameworkErrors: sendFrameworkError,
     bodyLimit: BODY_LIMIT_BYTES,
     // Which proxies may say who the client is (TRUST_PROXY; in production by default those on the

@@ -4,7 +4,7 @@ import { createHmac } from "node:crypto";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sessions } from "../db/schema.ts";
-import { createSignedInUser, ipAllocator, me, signOut, type TestUser } from "../testing/accounts.ts";
+import { createSignedInUser, givePlan, ipAllocator, me, signOut, type TestUser } from "../testing/accounts.ts";
 import { createTestApp, type TestApp } from "../testing/test-app.ts";
 import { signedSessionToken } from "./session.ts";
 
@@ -119,5 +119,32 @@ describe("who is calling, served over HTTPS", () => {
     expect((await t.app.inject({ method: "GET", url: "/api/programs/beginner", headers: { cookie: user.cookie } })).statusCode).toBe(200);
     const withoutPrefix = user.cookie.replace(/^__Secure-/, "");
     expect((await t.app.inject({ method: "GET", url: "/api/programs/beginner", headers: { cookie: withoutPrefix } })).statusCode).toBe(401);
+  });
+});
+
+describe("who is calling, on two app instances sharing one database", () => {
+  let first: TestApp;
+  let second: TestApp;
+  beforeAll(async () => {
+    first = await createTestApp();
+    second = await createTestApp({ database: first.database });
+  });
+  afterAll(async () => {
+    await second?.close();
+    await first?.close();
+  });
+
+  const trackStatus = async (t: TestApp, cookie: string, track = "beginner") =>
+    (await t.app.inject({ method: "GET", url: `/api/programs/${track}`, headers: { cookie } })).statusCode;
+
+  it("sees a plan change and a sign-out made on the other at once (nothing is kept per instance)", async () => {
+    const user = await createSignedInUser(first, { email: "session-two-instances@example.com", nextIp });
+    expect(await trackStatus(second, user.cookie)).toBe(200);
+    expect(await trackStatus(second, user.cookie, "advanced")).toBe(403);
+    await givePlan(first, user.email, "advanced");
+    expect(await trackStatus(second, user.cookie, "advanced")).toBe(200);
+    expect((await signOut(first, user.cookie)).statusCode).toBe(200);
+    expect(await trackStatus(second, user.cookie)).toBe(401);
+    expect(await trackStatus(first, user.cookie)).toBe(401);
   });
 });

@@ -1,5 +1,5 @@
 // Opens the database: PostgreSQL when DATABASE_URL is set, otherwise embedded PGlite.
-import { PGlite, type PGliteOptions } from "@electric-sql/pglite";
+import { PGlite, types, type PGliteOptions, type QueryOptions, type Transaction } from "@electric-sql/pglite";
 import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
 import { sql } from "drizzle-orm";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
@@ -99,12 +99,54 @@ export function createPglite(options: Omit<PGliteOptions, "extensions">): PGlite
   return new PGlite({ ...options, extensions: { pg_trgm } });
 }
 
+/**
+ * The types Drizzle reads as text and converts itself (dates, timestamps, intervals, numeric and
+ * their arrays): it hands PGlite these parsers with every query.
+ */
+const DRIZZLE_TEXT_TYPES = new Set([
+  types.TIMESTAMP,
+  types.TIMESTAMPTZ,
+  types.INTERVAL,
+  types.DATE,
+  1231, // numeric[]
+  1115, // timestamp[]
+  1185, // timestamptz[]
+  1187, // interval[]
+  1182, // date[]
+]);
+
+/**
+ * PGlite merges a query's own parsers into its map of some 300 types on every query, which took
+ * longer than a simple query itself (docs/performance.md, "Where the time goes"). The client keeps
+ * Drizzle's text parsers once instead, and the queries Drizzle sends through this view go without
+ * theirs; a query with any other parser keeps it.
+ */
+function withDrizzleParsers<T extends PGlite | Transaction>(client: T): T {
+  return new Proxy(client, {
+    get(target, key) {
+      if (key === "query") {
+        return (text: string, params?: unknown[], options?: QueryOptions) => {
+          const parsers = options?.parsers;
+          const onlyText = parsers && Object.keys(parsers).every((oid) => DRIZZLE_TEXT_TYPES.has(Number(oid)));
+          return target.query(text, params, onlyText ? { ...options, parsers: undefined } : options);
+        };
+      }
+      if (key === "transaction" && "transaction" in target) {
+        return (run: (tx: Transaction) => Promise<unknown>) => target.transaction((tx) => run(withDrizzleParsers(tx)));
+      }
+      const value: unknown = Reflect.get(target, key, target);
+      return typeof value === "function" ? value.bind(target) : value;
+    },
+  });
+}
+
 export function wrapPglite(
   client: PGlite,
   onClose: () => void,
   location: Env["database"] = { kind: "pglite", dataDir: null },
 ): Database {
-  const db = drizzlePglite({ client, schema });
+  for (const oid of DRIZZLE_TEXT_TYPES) client.parsers[oid] = (value: string) => value;
+  const db = drizzlePglite({ client: withDrizzleParsers(client), schema });
   return {
     db,
     kind: "pglite",

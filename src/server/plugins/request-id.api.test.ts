@@ -137,10 +137,12 @@ describe("request ids in the logs", () => {
   });
   afterAll(() => t.close());
 
-  it("are JSON lines, every line of a request carrying its id", async () => {
+  it("are JSON lines, one per request with its id, status and time", async () => {
     await t.app.inject({ method: "GET", url: "/api/nope", headers: { "x-request-id": "log-trace-1" }, remoteAddress: nextIp() });
     const ofRequest = lines.filter((line) => line.requestId === "log-trace-1");
-    expect(ofRequest.map((line) => line.msg)).toEqual(["incoming request", "request completed"]);
+    expect(ofRequest.map((line) => line.msg)).toEqual(["request completed"]);
+    expect(ofRequest[0]).toMatchObject({ req: { method: "GET", url: "/api/nope" }, res: { statusCode: 404 } });
+    expect(ofRequest[0]?.responseTime).toEqual(expect.any(Number));
     const untagged = lines.filter((line) => line.req !== undefined || line.res !== undefined).filter((line) => !line.requestId);
     expect(untagged).toEqual([]);
   });
@@ -149,7 +151,7 @@ describe("request ids in the logs", () => {
     const hostile = "abc\r\ninjected";
     const response = await t.app.inject({ method: "GET", url: "/api/nope", headers: { "x-request-id": hostile }, remoteAddress: nextIp() });
     const id = requestIdOf(response);
-    expect(lines.filter((line) => line.requestId === id)).toHaveLength(2);
+    expect(lines.filter((line) => line.requestId === id)).toHaveLength(1);
     expect(JSON.stringify(lines)).not.toContain("injected");
   });
 
