@@ -137,7 +137,7 @@ describe("npm start: the demo", () => {
   it("builds and serves on loopback only, with a private data folder, and SIGTERM ends npm and the server within 10 s", async () => {
     const port = await freePort();
     const dataDir = join(workDir, "demo-data");
-    server = startServerProcess({ command: "npm", args: ["start"], cwd: projectRoot, port, env: { DATA_DIR: dataDir, LOG_LEVEL: "info" } });
+    server = startServerProcess({ command: "npm", args: ["start"], cwd: projectRoot, port, env: { DATA_DIR: dataDir, LOG_LEVEL: "debug" } });
     await server.waitUntilReady("/api/health", 120_000);
 
     expect(await connects("127.0.0.1", port)).toBe(true);
@@ -170,7 +170,7 @@ describe("the production runtime", () => {
     APP_URL: `http://localhost:${port}`,
     AUTH_SECRET,
     DATA_DIR: dataDir,
-    LOG_LEVEL: "info",
+    LOG_LEVEL: "debug",
   });
   let server: ServerProcess | undefined;
 

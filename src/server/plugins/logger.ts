@@ -23,11 +23,15 @@ async function prettyStdout(): Promise<LogDestination> {
 
 /**
  * One line per request, written when it is answered: its id, method, address, status and time
- * (Fastify's default writes a second line when the request arrives, half the logging cost of a
- * request; docs/performance.md, "Where the time goes"). Fastify's other lines are kept.
+ * (Fastify's default writes a second line at info when the request arrives, half the logging cost
+ * of a request; docs/performance.md, "Where the time goes"). That arrival line is written at debug.
+ * Fastify's other lines are kept.
  */
 export class OneLinePerRequest extends LogController {
-  override incomingRequest(): void {}
+  /** At debug only: at the usual levels it costs a level check (docs/operations.md, "Logs"). */
+  override incomingRequest(request: FastifyRequest): void {
+    if (!this.isLogDisabled(request)) request.log.debug({ req: request }, "incoming request");
+  }
 
   override requestCompleted(error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply): void {
     if (this.isLogDisabled(request)) return;
