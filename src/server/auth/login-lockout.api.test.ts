@@ -1,4 +1,4 @@
-// The per-account lockout under concurrency (issue 14, item 2): wrong passwords sent all at once,
+// The per-account lockout under concurrency (docs/product.md, "Limits"): wrong passwords sent all at once,
 // from as many addresses, get no more than 5 passwords checked, on one instance or on two sharing
 // the database.
 import { randomUUID } from "node:crypto";

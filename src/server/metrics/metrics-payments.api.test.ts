@@ -1,5 +1,5 @@
-// Payments credited and their amount on /metrics move once per credited payment (issue 12,
-// Observability): never for a replayed webhook, a repeated verify, or a payment that failed.
+// Payments credited and their amount on /metrics move once per credited payment (docs/operations.md,
+// "Observability"): never for a replayed webhook, a repeated verify, or a payment that failed.
 import { describe, expect, it } from "vitest";
 import { ipAllocator } from "../testing/accounts.ts";
 import { postWebhook, simulatePayment, useBillingApp } from "../testing/billing.ts";

@@ -1,4 +1,4 @@
-// Prometheus metrics at /metrics (issue 12, Observability): there only with METRICS_TOKEN, to its
+// Prometheus metrics at /metrics (docs/operations.md, "Observability"): there only with METRICS_TOKEN, to its
 // bearer only, in every mode; request durations by route pattern, the job queue, the pool, and
 // exchange-rate failures. Payments: metrics-payments.api.test.ts.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";

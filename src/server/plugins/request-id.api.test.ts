@@ -1,4 +1,4 @@
-// A request id on every request (issue 12, Observability): a sane X-Request-Id is kept, anything
+// A request id on every request (docs/operations.md, "Observability"): a sane X-Request-Id is kept, anything
 // else replaced and never echoed; the id comes back in the header, in every error body and in
 // every log line of the request.
 import { sql } from "drizzle-orm";

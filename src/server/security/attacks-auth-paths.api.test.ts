@@ -1,4 +1,4 @@
-// Attack suite (issue 14, item 1): the auth library's paths spelled another way. The library reads
+// Attack suite (docs/product.md, "Limits"): the auth library's paths spelled another way. The library reads
 // the path of the URL it is handed, which the URL parser has already normalised (`./`, `x/..`,
 // `%2E`), so a spelling the app's router does not know as sign-in or update-user must neither reach
 // the library around the app's checks nor skip the checks inside it. Sent over real HTTP with the

@@ -1,4 +1,4 @@
-// Attack suite, issue 14 items 2 and 5: a page on another origin (a sibling port or subdomain of
+// Attack suite (docs/product.md, "Roles"): a page on another origin (a sibling port or subdomain of
 // the site) makes a signed-in browser send a POST without a body, which no content-type rule
 // stops; and the operator channel, which must check its token before it reads anything else.
 import { randomBytes } from "node:crypto";

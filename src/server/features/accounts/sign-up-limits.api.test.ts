@@ -1,4 +1,4 @@
-// Limits that real learners meet (issue 14, item 3): many of them share one address (a carrier's
+// Limits that real learners meet (docs/product.md, "Limits"): many of them share one address (a carrier's
 // NAT, a seminar room on one Wi-Fi). A room of 40 registers at once; one address still cannot
 // create accounts by the hundred; and every limit says what it limited and when to try again,
 // never speaking of passwords unless passwords were the matter (docs/product.md, "Limits").
