@@ -19,8 +19,12 @@ const SEAMS = {
     "users/users.service.ts",
     // Learning is the one writer of a learner's progress; the admin's edit goes through it.
     "learning/progress.ts",
+    // A waitlist payment joins a cohort record; cohorts are run from the admin console.
+    "cohorts/cohorts.service.ts",
     // The admin's Edit Progress shows a learner's quiz as passed or not by learning's own rule.
     "learning/completion.ts",
+    // The admin's learner page lists a learner's certificates as learning keeps them.
+    "learning/certificates.ts",
   ],
   web: [
     // The program cards, shown on the home page as on the programs page.

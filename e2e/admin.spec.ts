@@ -39,7 +39,7 @@ test("an admin rebuilds the Advanced program with two modules and a quiz, and an
   await signedInAccount(learnerContext, request, { email: learnerEmail });
   await setPlanWithCli(learnerEmail, "advanced");
 
-  await page.goto("/admin");
+  await page.goto("/admin?tab=programs");
   await expect(page.getByRole("heading", { name: "Admin Dashboard" })).toBeVisible();
   await expect(tab(page, "Programs")).toHaveAttribute("aria-selected", "true");
   await expect(tab(page, "Programs")).toHaveText("Programs (3)");

@@ -213,7 +213,7 @@ test.describe("signed in", () => {
         await expectNoSideways(page, `admin ${tab}`);
       }
 
-      await visit(page, "/admin");
+      await visit(page, "/admin?tab=programs");
       await page.getByRole("button", { name: "Edit Beginner Program" }).click();
       await expect(page.getByRole("region", { name: "Edit Program" })).toBeVisible();
       await expectNoSideways(page, "admin program form editing");

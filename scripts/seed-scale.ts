@@ -12,20 +12,22 @@ import { DEFAULT_SUBSCRIPTION_USD, DEFAULT_WAITLIST_USD } from "../src/shared/bi
 import type { PaidPlan } from "../src/shared/plans.ts";
 import { openDatabase, type Db, type Tx } from "../src/server/db/client.ts";
 import { DataDirInUseError } from "../src/server/db/pglite-lock.ts";
-import { auditLog, payments, programs, userProgress, users, waitlist } from "../src/server/db/schema.ts";
+import { auditLog, certificates, payments, programs, refunds, userProgress, users, waitlist } from "../src/server/db/schema.ts";
 import { seedDatabase } from "../src/server/db/seed.ts";
 import { EnvError, readEnv, type Env } from "../src/server/env.ts";
 
 const USAGE = `Usage: node --import tsx scripts/seed-scale.ts [--users N] [--reset]
 
-Adds N fake learners (default 100,000) with emails learner{n}@scale.example, their payments,
-waitlist places, progress and a few audit entries. Uses DATABASE_URL (PostgreSQL) when set,
+Adds N fake learners (default 100,000) with emails learner{n}@scale.example, their payments
+(about three per learner: every month a subscriber paid, refunds among them), waitlist places and
+cohorts, progress (when each program was started), certificates and audit entries. Uses DATABASE_URL (PostgreSQL) when set,
 otherwise the PGlite database in DATA_DIR. Never runs with NODE_ENV=production.
 
 Options:
   --users N   how many users to add (1 to ${(2_000_000).toLocaleString("en-US")})
-  --reset     first delete the users an earlier run added (and their payments, waitlist places,
-              progress and audit entries); without it the script refuses to add a second set`;
+  --reset     first delete the users an earlier run added (and their payments, refunds, waitlist
+              places, progress, certificates and audit entries); without it the script refuses to
+              add a second set`;
 
 /** Every generated account has this email domain: it is how --reset finds them again. */
 const SCALE_DOMAIN = "scale.example";
@@ -109,9 +111,10 @@ const scaleUserIds = sql`select id from ${users} where ${isScaleEmail(users.emai
 
 /**
  * First half of --reset, committed on its own: what points at the earlier users through a column
- * without an index (audit_log.actor_id, waitlist.payment_reference). Deleting a user or a payment
- * scans those tables once per row, so they are vacuumed first: 100,000 scans past thousands of
- * dead rows took about a minute, past none a second or two.
+ * without an index (audit_log.actor_id, waitlist.payment_reference, refunds.actor_id,
+ * certificates.revoked_by). Deleting a user or a payment scans those tables once per row, so they
+ * are vacuumed first: 100,000 scans past thousands of dead rows took about a minute, past none a
+ * second or two.
  */
 async function deleteScaleDependents(db: Db): Promise<number> {
   const removed = await db.transaction(async (tx) => {
@@ -122,9 +125,12 @@ async function deleteScaleDependents(db: Db): Promise<number> {
          or payload->>'reference' in (select reference from payments where user_id in (${scaleUserIds}))`);
     await tx.execute(sql`delete from dev_mail where ${isScaleEmail(sql`"to"`)}`);
     const places = await countChanged(tx, sql`delete from waitlist where user_id in (${scaleUserIds})`);
+    await tx.execute(sql`delete from refunds where payment_id in (select id from payments where user_id in (${scaleUserIds}))`);
+    // Certificates outlive their holder's account: they would stay behind, without a holder.
+    await tx.execute(sql`delete from certificates where user_id in (${scaleUserIds})`);
     return audit + places;
   });
-  await db.execute(sql`vacuum audit_log, waitlist`);
+  await db.execute(sql`vacuum audit_log, waitlist, refunds, certificates`);
   return removed;
 }
 
@@ -138,7 +144,10 @@ async function deleteScaleUsers(tx: Tx): Promise<number> {
  * One row per future user with every random draw and every date, so that the users, payments,
  * waitlist, progress and audit statements agree with each other. Shares of the population:
  * 1% without a plan (for the Fix tool), 0.1% admin, 2% paid for the waitlist and wait, 1% were
- * admitted from it, 15% bought Intermediate, 8% Advanced, the rest free (legacyFree).
+ * admitted from it, 15% bought Intermediate, 8% Advanced, 18% subscribed for up to sixteen months and
+ * lapsed, the rest free (legacyFree). Subscribers paid every month since they joined: with the
+ * lapsed, the failed checkouts and the waitlist, about three payments per learner (the dashboard's
+ * budget: docs/performance.md, 100,000 users and 300,000 payments).
  */
 function stagingStatement(userCount: number, now: Date): SQL {
   const at = sql`${now.toISOString()}::timestamptz`;
@@ -152,7 +161,7 @@ function stagingStatement(userCount: number, now: Date): SQL {
         random() as r_provider, random() as r_verified, random() as r_seen, random() as r_active,
         random() as r_first, random() as r_last, random() as r_case, random() as r_track,
         random() as r_joined, random() as r_admit, random() as r_attempt, random() as r_attempt_at,
-        random() as r_attempt_kind, random() as r_attempt_plan, random() as r_progress
+        random() as r_attempt_kind, random() as r_attempt_plan, random() as r_progress, random() as r_history
       from generate_series(1, ${userCount}::int) as n
     ),
     kinds as (
@@ -164,6 +173,7 @@ function stagingStatement(userCount: number, now: Date): SQL {
           when r_kind < 0.041 then 'admitted'
           when r_kind < 0.191 then 'intermediate'
           when r_kind < 0.271 then 'advanced'
+          when r_kind < 0.451 then 'lapsed'
           else 'free'
         end as kind
       from draws d
@@ -191,10 +201,11 @@ function stagingStatement(userCount: number, now: Date): SQL {
           when kind = 'waitlist' then ${at} - (${at} - created_at) * power(r_joined, 3)
         end as joined_at,
         -- Running: started within the last month. Ended: started more than a month ago (only
-        -- possible for users older than a month). The status is read off the end date below.
+        -- possible for users older than a month; always, for the lapsed). The status is read off
+        -- the end date below.
         case
-          when kind not in ('intermediate', 'advanced') then null
-          when r_status < 0.55 or created_at > ${at} - interval '1 month'
+          when kind not in ('intermediate', 'advanced', 'lapsed') then null
+          when (kind <> 'lapsed' and r_status < 0.55) or created_at > ${at} - interval '1 month'
             then greatest(created_at, ${at} - interval '1 month')
               + (${at} - greatest(created_at, ${at} - interval '1 month')) * r_start
           else created_at + (${at} - interval '1 month' - created_at) * r_start
@@ -216,13 +227,20 @@ function stagingStatement(userCount: number, now: Date): SQL {
       select a.*,
         coalesce(paid_start, admitted_at) as subscription_start,
         coalesce(paid_start, admitted_at) + interval '1 month' as subscription_end,
+        -- The months paid before the last one: every month since joining, or up to fifteen for the
+        -- lapsed.
+        case when paid_start is null then 0
+          else least(
+            (extract(year from age(paid_start, created_at)) * 12 + extract(month from age(paid_start, created_at)))::int,
+            case when kind = 'lapsed' then floor(r_history * 16)::int else 1000 end)
+        end as history_months,
         -- Only verified accounts can sign in, so only they pay or are seen.
         coalesce(provider in ('google', 'mql5'), false) or kind not in ('free', 'missing') or r_verified < 0.85
           as email_verified
       from admitted a
     )
     select
-      n, kind, track, r_progress,
+      n, kind, track, r_progress, history_months,
       md5('scale-seed-user-' || n) as id,
       case when r_case < 0.04 then 'Learner' when r_case < 0.05 then 'LEARNER' else 'learner' end
         || n || ${`@${SCALE_DOMAIN}`} as email,
@@ -237,6 +255,7 @@ function stagingStatement(userCount: number, now: Date): SQL {
         when 'free' then 'legacyFree'
         when 'waitlist' then 'legacyFree'
         when 'admitted' then track
+        when 'lapsed' then track
         else kind
       end::plan as plan,
       case
@@ -277,15 +296,17 @@ function insertUsersStatement(): SQL {
 
 /**
  * Every account starts with an empty Beginner entry (auth.ts); users who came back watched the
- * first videos of each track their plan opens.
+ * first videos of each track their plan opens, starting the program some time between joining
+ * and their last visit.
  */
 function insertProgressStatement(): SQL {
-  return sql`insert into user_progress (user_id, program_id, data, updated_at)
+  return sql`insert into user_progress (user_id, program_id, data, started_at, updated_at)
     select e.user_id, e.program_id,
       coalesce((
         select jsonb_object_agg(w.id::text, true)
         from (select m.id from modules m where m.program_id = e.program_id order by m.position limit e.watched) w
       ), '{}'::jsonb),
+      case when e.watched > 0 then e.created_at + (e.last_active_at - e.created_at) * random() end,
       coalesce(e.last_active_at, e.created_at)
     from (
       select s.id as user_id, p.id as program_id, s.last_active_at, s.created_at,
@@ -302,8 +323,8 @@ function insertProgressStatement(): SQL {
 }
 
 /**
- * One success per subscriber (when their month started) and per waitlist place (when they paid),
- * plus failed and abandoned checkouts. Priced as startCheckout does: the program's USD price, else
+ * One success per month a subscriber paid (when the month started) and per waitlist place (when
+ * they paid), plus failed and abandoned checkouts. Priced as startCheckout does: the program's USD price, else
  * the default, times a GHS rate that drifts from about 11.5 two years ago to 15.5 now.
  */
 function insertPaymentsStatement(now: Date): SQL {
@@ -337,7 +358,13 @@ function insertPaymentsStatement(now: Date): SQL {
           select n, id as user_id, email, created_at as user_created_at,
             'subscription'::payment_kind as kind, plan::text::paid_plan as plan, 'success'::payment_status as status,
             subscription_start as credited_at, null::timestamptz as attempt_at
-          from scale_seed_users where kind in ('intermediate', 'advanced')
+          from scale_seed_users where kind in ('intermediate', 'advanced', 'lapsed')
+          union all
+          -- The months before: one payment a month back from the last, never before joining.
+          select n, id, email, created_at, 'subscription', plan::text::paid_plan, 'success',
+            greatest(subscription_start - make_interval(months => h), created_at + interval '1 hour'), null
+          from scale_seed_users cross join generate_series(1, history_months) as h
+          where history_months > 0
           union all
           select n, id, email, created_at, 'waitlist', track::paid_plan, 'success', joined_at, null
           from scale_seed_users where kind in ('waitlist', 'admitted')
@@ -351,6 +378,55 @@ function insertPaymentsStatement(now: Date): SQL {
     ) priced`;
 }
 
+/**
+ * About 1.5% of the successful payments were refunded: most in full (the payment then reads
+ * refunded), the rest half, as an administrator's partial refund leaves it.
+ */
+function refundPaymentsStatement(): SQL {
+  return sql`update payments p set
+      refunded_minor = case when r.in_full then p.amount_minor else (p.amount_minor / 200) * 100 end,
+      status = case when r.in_full then 'refunded'::payment_status else p.status end
+    from (
+      select id, random() < 0.6 as in_full from payments
+      where user_id in (${scaleUserIds}) and kind = 'subscription' and status = 'success' and random() < 0.015
+    ) r
+    where p.id = r.id`;
+}
+
+/** Each refund Paystack processed, within 20 days of the payment (never in the future). */
+function insertRefundsStatement(now: Date): SQL {
+  const at = sql`${now.toISOString()}::timestamptz`;
+  return sql`insert into refunds (payment_id, amount_minor, status, reason, created_at, processed_at)
+    select p.id, p.refunded_minor, 'processed', 'asked for by the learner', t.asked_at, least(t.asked_at + interval '2 hours', ${at})
+    from payments p
+    cross join lateral (select least(p.paid_at + random() * interval '20 days', ${at}) as asked_at) t
+    where p.user_id in (${scaleUserIds}) and p.refunded_minor > 0`;
+}
+
+/**
+ * A certificate for most learners who watched every video of a program (the others have not
+ * passed its quiz yet), issued between their start and their last visit.
+ */
+function insertCertificatesStatement(): SQL {
+  return sql`insert into certificates (id, user_id, holder_name, program_id, program_title, issued_at)
+    select 'TA-' || upper(substr(md5('scale-seed-certificate-' || up.user_id || up.program_id), 1, 10)),
+      up.user_id, s.name, up.program_id, p.title,
+      up.started_at + (up.updated_at - up.started_at) * random()
+    from user_progress up
+    join scale_seed_users s on s.id = up.user_id
+    join programs p on p.id = up.program_id
+    where up.started_at is not null
+      and (select count(*) from jsonb_object_keys(up.data)) = (select count(*) from modules m where m.program_id = up.program_id)
+      and random() < 0.7`;
+}
+
+function insertCohortsStatement(): SQL {
+  return sql`insert into cohorts (name, starts_on)
+    select distinct to_char(cohort_start at time zone 'UTC', 'FMMonth YYYY'), (cohort_start at time zone 'UTC')::date
+    from scale_seed_users where kind in ('waitlist', 'admitted')
+    on conflict do nothing`;
+}
+
 function insertWaitlistStatement(): SQL {
   return sql`insert into waitlist (user_id, plan, payment_reference, cohort, admitted, admitted_at, created_at)
     select s.id, s.track::paid_plan, p.reference,
@@ -362,9 +438,10 @@ function insertWaitlistStatement(): SQL {
 }
 
 /**
- * A few entries as the app writes them: how each administrator got the plan (the CLI's
- * set-plan), each admission (by the first generated administrator), and the expiries of the
- * last 30 days.
+ * Entries as the app writes them: how each administrator got the plan (the CLI's set-plan), each
+ * admission (by the first generated administrator), the expiries of the last 30 days, and the
+ * subscription payments credited in the last 40 days (most of them renewals, paid in the last 7
+ * days of the period they extend: the dashboard's renewals read them).
  */
 function insertAuditStatement(now: Date): SQL {
   const at = sql`${now.toISOString()}::timestamptz`;
@@ -388,7 +465,18 @@ function insertAuditStatement(now: Date): SQL {
     select null, id, 'subscription.expired', 'the paid month ended',
       jsonb_build_object('plan', plan, 'end', ${isoText(sql`subscription_end`)}),
       least(subscription_end + random() * interval '15 minutes', ${at})
-    from scale_seed_users where status = 'expired' and subscription_end > ${at} - interval '30 days'`;
+    from scale_seed_users where status = 'expired' and subscription_end > ${at} - interval '30 days'
+    union all
+    select null, p.user_id, 'payment.credited', 'payment ' || p.reference,
+      jsonb_build_object(
+        'from', case when random() < 0.7
+          then jsonb_build_object('plan', p.plan, 'status', 'active', 'end', ${isoText(sql`p.paid_at + random() * interval '7 days'`)}, 'queued', null)
+          else jsonb_build_object('plan', 'legacyFree', 'status', 'inactive', 'end', null, 'queued', null)
+        end,
+        'to', jsonb_build_object('plan', p.plan, 'status', 'active', 'end', ${isoText(sql`p.paid_at + interval '1 month'`)}, 'queued', null)),
+      p.credited_at
+    from payments p
+    where p.user_id in (${scaleUserIds}) and p.kind = 'subscription' and p.credited_at > ${at} - interval '40 days'`;
 }
 
 async function seedScale(tx: Tx, userCount: number, now: Date): Promise<void> {
@@ -401,7 +489,11 @@ async function seedScale(tx: Tx, userCount: number, now: Date): Promise<void> {
   const steps: [string, SQL][] = [
     ["users", insertUsersStatement()],
     ["user_progress", insertProgressStatement()],
+    ["certificates", insertCertificatesStatement()],
     ["payments", insertPaymentsStatement(now)],
+    ["payments", refundPaymentsStatement()],
+    ["refunds", insertRefundsStatement(now)],
+    ["cohorts", insertCohortsStatement()],
     ["waitlist", insertWaitlistStatement()],
     ["audit_log", insertAuditStatement(now)],
   ];
@@ -419,11 +511,14 @@ async function seedScale(tx: Tx, userCount: number, now: Date): Promise<void> {
 
 async function printSummary(db: Db): Promise<void> {
   const scaleUsers = db.select({ id: users.id }).from(users).where(isScaleEmail(users.email));
+  const scalePayments = db.select({ id: payments.id }).from(payments).where(inArray(payments.userId, scaleUsers));
   const tables = [
     ["users", await db.$count(users), await db.$count(users, isScaleEmail(users.email))],
     ["payments", await db.$count(payments), await db.$count(payments, inArray(payments.userId, scaleUsers))],
+    ["refunds", await db.$count(refunds), await db.$count(refunds, inArray(refunds.paymentId, scalePayments))],
     ["waitlist", await db.$count(waitlist), await db.$count(waitlist, inArray(waitlist.userId, scaleUsers))],
     ["user_progress", await db.$count(userProgress), await db.$count(userProgress, inArray(userProgress.userId, scaleUsers))],
+    ["certificates", await db.$count(certificates), await db.$count(certificates, inArray(certificates.userId, scaleUsers))],
     ["audit_log", await db.$count(auditLog), await db.$count(auditLog, inArray(auditLog.subjectUserId, scaleUsers))],
   ] as const;
   console.log(`\n  ${"table".padEnd(22)} ${"rows".padStart(9)}   of which @${SCALE_DOMAIN}`);
@@ -479,7 +574,7 @@ async function main(argv: string[]): Promise<void> {
     if (existing > 0) {
       await timed("reset: dependents", async () => {
         const removed = await deleteScaleDependents(database.db);
-        return { detail: `${formatCount(removed)} audit entries and waitlist places removed, vacuumed` };
+        return { detail: `${formatCount(removed)} audit entries and waitlist places removed (refunds, certificates too), vacuumed` };
       });
     }
     const now = new Date();

@@ -18,6 +18,11 @@ const OPEN_AT: Record<ParamRouteId, readonly string[]> & Partial<Record<RouteId,
   // A number never issued: the "no such certificate" page. A real one is checked where a learner
   // earns it (e2e/certificates.spec.ts).
   certificate: ["/certificates/TA-0000000000"],
+  // Without a token the page says the link is not valid; with one (made up), it shows the button.
+  unsubscribe: ["/unsubscribe", "/unsubscribe?token=x"],
+  // An id that is no user's: the "no such user" page. A real learner's page is checked where an
+  // administrator opens it (e2e/admin-learner.spec.ts).
+  adminUser: ["/admin/users/no-such-user"],
 };
 const addressesOf = ({ id, path }: AppRoute) => OPEN_AT[id] ?? [path];
 
@@ -36,4 +41,4 @@ export const LEARNER_PAGES = [
 ];
 
 /** The admin console's tabs, each opened as `/admin?tab={tab}`. */
-export const ADMIN_TABS = ["programs", "users", "waitlist", "payments", "audit", "messages", "questions", "mentorship"];
+export const ADMIN_TABS = ["dashboard", "programs", "users", "waitlist", "payments", "audit", "messages", "questions", "mentorship", "announcements"];

@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { performance } from "node:perf_hooks";
 import { parseArgs } from "node:util";
-import { parseAdminTimings, runScript, type AdminTimings } from "./admin.ts";
+import { dashboardSection, parseAdminTimings, runScript, type AdminTimings } from "./admin.ts";
 import {
   CHROMIUM_FLAGS,
   LIGHTHOUSE_CATEGORIES,
@@ -790,6 +790,7 @@ async function main(argv: string[]): Promise<number> {
   const sections = [
     show(apiSection(ceilings, ceilingError, appRuns, options)),
     show(adminSection(adminTimings, seedSeconds, adminError, options)),
+    show(dashboardSection(adminTimings, adminError, options.users)),
     show(bundleSection(bundle, bundleError, extra, extraMissing, transferred, options)),
     show(lighthouseSection(lighthouse, options)),
     show(startupSection(appRuns, options)),

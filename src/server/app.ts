@@ -14,11 +14,18 @@ import { authRoutes } from "./auth/auth.routes.ts";
 import { accountsRoutes } from "./features/accounts/accounts.routes.ts";
 import { ACCOUNT_DELETED_JOB, createAccountJobHandlers, deleteAccount } from "./features/accounts/account-deletion.ts";
 import { adminRoutes } from "./features/admin/admin.routes.ts";
+import { createAnnouncementSender } from "./features/announcements/announcements-sender.ts";
+import { ANNOUNCEMENT_JOB } from "./features/announcements/announcements.service.ts";
+import { announcementRoutes, ONE_CLICK_UNSUBSCRIBE_PATH } from "./features/announcements/announcements.routes.ts";
+import { ADMIT_ALL_JOB, COHORT_WELCOME_JOB, createCohortJobHandlers } from "./features/cohorts/cohort-admissions.ts";
 import { createMailer, type Mailer } from "./integrations/mail.ts";
 import { databaseRateLimitStore } from "./plugins/rate-limit-store.ts";
 import { catalogRoutes } from "./features/catalog/catalog.routes.ts";
 import { createCatalogCache, type CatalogCache } from "./features/catalog/catalog.service.ts";
 import { followCatalogChanges } from "./features/catalog/catalog-changes.ts";
+import { createStandingCache } from "./features/learning/completion.ts";
+import { followUserChanges } from "./db/user-changes.ts";
+import { createSessionCache, registerOwnChangesForgotten } from "./auth/session.ts";
 import type { ChannelListener } from "./db/listener.ts";
 import { CONTACT_FORWARD_JOB } from "./features/contact/contact.service.ts";
 import { contactRoutes } from "./features/contact/contact.routes.ts";
@@ -111,8 +118,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   registerErrorHandling(app);
   registerSameOriginCheck(app, {
     appUrl: env.appUrl,
-    // Each with an authentication of its own: the webhook's signature, the operator's token.
-    exempt: ["/api/paystack/webhook", "/api/operator/"],
+    // Each with an authentication of its own: the webhook's signature, the operator's token, the
+    // signed token a mail program posts to unsubscribe its reader from announcements.
+    exempt: ["/api/paystack/webhook", "/api/operator/", ONE_CLICK_UNSUBSCRIBE_PATH],
     // The development stand-ins, which this server and its tests also call directly.
     serverToServer: ["/dev/fakes/"],
   });
@@ -124,6 +132,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const billingEmails = createBillingJobHandlers({ db: database.db, mailer, appUrl: env.appUrl });
   const accountEmails = createAccountJobHandlers({ mailer, appUrl: env.appUrl });
   const supportEmails = createSupportJobHandlers({ db: database.db, mailer, appUrl: env.appUrl });
+  const cohortJobs = createCohortJobHandlers({ db: database.db, mailer, appUrl: env.appUrl });
   const paystack = paystackClientFor(env.paystack);
   // Reconciliation counts on /metrics; the metrics are made below, once every job kind is known.
   const paymentServices = () => ({ paystack, metrics, log: app.log });
@@ -139,6 +148,15 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     [ACCOUNT_DELETED_JOB]: accountEmails.deleted,
     [LESSON_ANSWER_JOB]: supportEmails.lessonAnswer,
     [MENTORSHIP_JOB]: supportEmails.mentorship,
+    [ANNOUNCEMENT_JOB]: createAnnouncementSender({
+      db: database.db,
+      mailer,
+      appUrl: env.appUrl,
+      secret: env.authSecret,
+      mailsPerMinute: env.mail.announcementsPerMinute,
+    }),
+    [ADMIT_ALL_JOB]: cohortJobs.admitAll,
+    [COHORT_WELCOME_JOB]: cohortJobs.welcome,
     // Queued by the payment-reconciliation schedule (schedules.ts); Paystack is asked outside it.
     [RECONCILE_JOB]: async () => {
       const services = { db: database.db, ...paymentServices() };
@@ -157,6 +175,13 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.decorate("mailer", mailer);
   app.decorate("scheduler", createScheduler({ db: database.db, log: app.log, schedules: SCHEDULES }));
   app.decorate("catalog", createCatalogCache(database.db));
+  // Signed-in reads from memory, forgotten on every change (docs/performance.md, "Caching
+  // signed-in reads"); the feed starts listening when the app is ready.
+  const userChanges = followUserChanges({ database, log: app.log, enabled: env.signedInCache });
+  app.decorate("userChanges", userChanges);
+  app.decorate("sessionCache", createSessionCache(userChanges));
+  app.decorate("standingCache", createStandingCache(userChanges));
+  registerOwnChangesForgotten(app);
   app.decorate(
     "auth",
     createAuth({
@@ -187,6 +212,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(supportRoutes);
   await app.register(billingRoutes({ db: database.db, env, log: app.log, paystack, metrics }));
   await app.register(adminRoutes);
+  await app.register(announcementRoutes);
   if (options.operatorToken) await app.register(operatorRoutes(options.operatorToken, database.dumpDataDir, paymentServices()));
   if (options.developmentTools && !env.isProduction) await options.developmentTools(app);
 
@@ -199,6 +225,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   // Several instances on one PostgreSQL: an admin change on any of them clears every cache. The
   // listening connection opens when the app is ready, after start-up has waited for the database.
   let catalogChanges: ChannelListener | null = null;
+  app.addHook("onReady", async () => userChanges.start());
   const { database: location } = env;
   if (location.kind === "postgres") {
     app.addHook("onReady", async () => {
@@ -208,6 +235,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.addHook("onClose", async () => {
     await app.scheduler.stop();
     await catalogChanges?.close();
+    await userChanges.close();
     await app.jobs.stop();
     mailer.close();
   });

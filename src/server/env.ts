@@ -94,6 +94,9 @@ const envSchema = z.object({
   HOST: z.string().optional(),
   APP_URL: optionalWebUrl("https://academy.example.com"),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+  // Signed-in sessions and learners' standing kept in memory, forgotten on every change
+  // (docs/performance.md, "Caching signed-in reads"); off reads them from the database each time.
+  SIGNED_IN_CACHE: z.enum(["on", "off"]).default("on"),
   // Guards /metrics (docs/operations.md, Observability); unset, there is no /metrics.
   METRICS_TOKEN: z
     .string()
@@ -108,6 +111,13 @@ const envSchema = z.object({
   AUTH_SECRET: z.string().min(32, "must be at least 32 characters").optional(),
   SMTP_URL: urlWith(["smtp:", "smtps:"], "smtps://user:password@smtp.example.com:465").optional(),
   MAIL_FROM: z.string().default("Trading Academy <no-reply@tradingacademy.com>"),
+  // The mail server's sending limit that announcements keep to (docs/admin.md, "Announcements").
+  ANNOUNCEMENT_MAILS_PER_MINUTE: z.coerce
+    .number({ message: "expected a whole number of emails a minute, such as 120" })
+    .int("expected a whole number of emails a minute, such as 120")
+    .min(1, "must be at least 1 email a minute")
+    .max(10_000, "must be at most 10000 emails a minute")
+    .default(120),
 
   GOOGLE_CLIENT_ID: z.string().optional(),
   GOOGLE_CLIENT_SECRET: z.string().optional(),
@@ -161,6 +171,8 @@ export type Env = {
   host: string;
   appUrl: string;
   logLevel: z.infer<typeof envSchema>["LOG_LEVEL"];
+  /** Whether signed-in reads may be served from memory (SIGNED_IN_CACHE). */
+  signedInCache: boolean;
   /** The bearer token /metrics asks for; null: there is no /metrics. */
   metricsToken: string | null;
   trustProxy: TrustProxy;
@@ -171,7 +183,8 @@ export type Env = {
   supportPhone: string;
   socialLinks: { label: string; href: string }[];
   authSecret: string;
-  mail: { smtpUrl: string | null; from: string };
+  /** `announcementsPerMinute`: at most this many announcement emails leave in any minute. */
+  mail: { smtpUrl: string | null; from: string; announcementsPerMinute: number };
   google: { clientId: string; clientSecret: string; discoveryUrl: string } | null;
   paystack: PaystackConfig;
   exchangeRateUrl: string;
@@ -249,6 +262,7 @@ export function readEnv(source: Record<string, string | undefined> = process.env
     host,
     appUrl,
     logLevel: env.LOG_LEVEL,
+    signedInCache: env.SIGNED_IN_CACHE === "on",
     metricsToken: env.METRICS_TOKEN ?? null,
     // Unset, production trusts the proxies on the private network only, and elsewhere no proxy.
     trustProxy: env.TRUST_PROXY ?? (isProduction ? [...PRIVATE_NETWORK_PROXIES] : false),
@@ -261,7 +275,7 @@ export function readEnv(source: Record<string, string | undefined> = process.env
     supportPhone: env.SUPPORT_PHONE,
     socialLinks: env.SOCIAL_LINKS,
     authSecret: env.AUTH_SECRET ?? DEVELOPMENT_AUTH_SECRET,
-    mail: { smtpUrl: env.SMTP_URL ?? null, from: env.MAIL_FROM },
+    mail: { smtpUrl: env.SMTP_URL ?? null, from: env.MAIL_FROM, announcementsPerMinute: env.ANNOUNCEMENT_MAILS_PER_MINUTE },
     paystack: env.PAYSTACK_SECRET_KEY
       ? {
           mode: "live",

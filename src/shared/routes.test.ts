@@ -26,7 +26,7 @@ describe("the route table", () => {
       "/account",
       "/mentorship",
     ]);
-    expect(routesFor("admin").map(({ path }) => path)).toEqual(["/admin"]);
+    expect(routesFor("admin").map(({ path }) => path)).toEqual(["/admin", "/admin/users/:id"]);
   });
 
   it("gives every page exactly one access", () => {

@@ -142,7 +142,17 @@ export const ROUTES = [
     title: "Certificate",
     description: "Check that a Trading Academy certificate is genuine: who holds it, for which program, and when it was issued.",
   },
+  // The link at the foot of every announcement; no sign-in, the link's token says who (docs/admin.md, "Announcements").
+  {
+    id: "unsubscribe",
+    path: "/unsubscribe",
+    access: "public",
+    title: "Unsubscribe",
+    description: "Stop receiving Trading Academy announcements. Receipts and account emails still reach you.",
+  },
   { id: "admin", path: "/admin", access: "admin", title: "Admin Dashboard" },
+  // One learner's page in the console (docs/admin.md, "Learner page"); titled by their name once loaded.
+  { id: "adminUser", path: "/admin/users/:id", access: "admin", title: "Learner" },
 ] as const satisfies readonly RouteSpec[];
 
 export type AppRoute = (typeof ROUTES)[number];

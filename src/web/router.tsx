@@ -45,7 +45,9 @@ const PAGES: Record<RouteId, Page> = {
   mentorship: lazyPage(() => import("./features/support/mentorship-page.tsx"), (m) => m.MentorshipPage),
   account: lazyPage(() => import("./features/accounts/account-page.tsx"), (m) => m.AccountPage),
   certificate: lazyPage(() => import("./features/learning/certificate-page.tsx"), (m) => m.CertificatePage),
+  unsubscribe: lazyPage(() => import("./features/announcements/unsubscribe-page.tsx"), (m) => m.UnsubscribePage),
   admin: lazyPage(() => import("./features/admin/admin-page.tsx"), (m) => m.AdminPage),
+  adminUser: lazyPage(() => import("./features/admin/learner-page.tsx"), (m) => m.LearnerPage),
 };
 
 /**

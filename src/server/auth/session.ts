@@ -3,19 +3,40 @@
 import { createHmac, timingSafeEqual } from "node:crypto";
 import { parseCookie } from "cookie";
 import { eq, sql } from "drizzle-orm";
-import type { FastifyReply, FastifyRequest } from "fastify";
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { effectivePlan, type Plan } from "../../shared/plans.ts";
 import type { Db } from "../db/client.ts";
 import { sessions, users } from "../db/schema.ts";
+import { PerUserCache, type UserChanges } from "../db/user-changes.ts";
 import { sendError } from "../plugins/errors.ts";
 import { toWebHeaders } from "./web-headers.ts";
 
 export type CurrentUser = typeof users.$inferSelect & { plan: Plan };
 
+/** A session as the one-query read finds it: its user's row and when it expires. */
+export type SessionEntry = { user: typeof users.$inferSelect; expiresAt: Date };
+
 declare module "fastify" {
   interface FastifyRequest {
     user: CurrentUser | null;
   }
+  interface FastifyContextConfig {
+    /**
+     * The route changes only its caller's learning, and forgets what it changed itself, after a
+     * write it made (a video already watched writes nothing, and forgets nothing).
+     */
+    forgetsItsOwnChanges?: true;
+  }
+  interface FastifyInstance {
+    /** Sessions by token, forgotten when their user's account or sessions change. */
+    sessionCache: PerUserCache<SessionEntry>;
+    userChanges: UserChanges;
+  }
+}
+
+/** Sessions kept in memory (docs/performance.md, "Caching signed-in reads"). */
+export function createSessionCache(changes: UserChanges): PerUserCache<SessionEntry> {
+  return new PerUserCache(changes, { scope: "account", maxEntries: 20_000, maxAgeMs: 5 * 60_000 });
 }
 
 /**
@@ -78,8 +99,14 @@ export async function currentUser(request: FastifyRequest): Promise<CurrentUser 
   const { authCookies, secret, sessionConfig } = await auth.$context;
   const token = signedSessionToken(request.headers.cookie, authCookies.sessionToken.name, secret);
   if (!token) return null;
-  const [row] = await sessionUser(db).execute({ token });
-  if (!row) return null;
+  const { sessionCache } = request.server;
+  let row = sessionCache.get(token);
+  if (!row) {
+    const stamp = sessionCache.stamp();
+    [row] = await sessionUser(db).execute({ token });
+    if (!row) return null;
+    sessionCache.set(token, row.user.id, row, stamp);
+  }
   const now = Date.now();
   const extendFrom = row.expiresAt.getTime() - (sessionConfig.expiresIn - sessionConfig.updateAge) * 1000;
   if (row.expiresAt.getTime() <= now || extendFrom <= now) return currentUserFromAuthLibrary(request);
@@ -110,4 +137,32 @@ export async function requireAdmin(request: FastifyRequest, reply: FastifyReply)
   await requireUser(request, reply);
   if (reply.sent) return;
   if (request.user?.plan !== "admin") return sendError(reply, 403, "FORBIDDEN", "Administrators only.");
+}
+
+/**
+ * A change made by a request is forgotten on this instance before the answer leaves, so the
+ * caller's next request sees it; other instances hear of it from the database a moment later
+ * (docs/performance.md, "Caching signed-in reads"). A learner changes only their own data (a
+ * route marked `forgetsItsOwnChanges` forgets it itself); an administrator may change anyone's,
+ * so everything is forgotten. A request the app did not sign in
+ * (the auth library's own: sign-out, password change) forgets the session it carried.
+ */
+export function registerOwnChangesForgotten(app: FastifyInstance): void {
+  app.addHook("onSend", async (request) => {
+    if (request.method === "GET" || request.method === "HEAD") return;
+    if (request.routeOptions.config.forgetsItsOwnChanges) return;
+    const { userChanges, sessionCache } = request.server;
+    const userId = request.user?.id ?? (await sessionUserIdFromCookie(request, sessionCache));
+    if (!userId) return;
+    if (request.user?.plan === "admin") return userChanges.changed(null);
+    userChanges.changed({ scope: "learning", userId });
+    userChanges.changed({ scope: "account", userId });
+  });
+}
+
+async function sessionUserIdFromCookie(request: FastifyRequest, cache: PerUserCache<SessionEntry>): Promise<string | null> {
+  if (!request.headers.cookie || cache.size === 0) return null;
+  const { authCookies, secret } = await request.server.auth.$context;
+  const token = signedSessionToken(request.headers.cookie, authCookies.sessionToken.name, secret);
+  return token ? (cache.get(token)?.user.id ?? null) : null;
 }

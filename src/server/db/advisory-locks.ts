@@ -8,5 +8,11 @@ const PROJECT_LOCK_CLASS = 0x5441_0000;
 /** Held for the whole migration run (a session lock): one instance migrates, the others wait. */
 export const MIGRATION_LOCK = { classId: PROJECT_LOCK_CLASS, id: 1 } as const;
 
+/**
+ * Taken (per transaction) while a sender counts the announcement emails of the last minute and
+ * claims the next one, so that instances together keep to ANNOUNCEMENT_MAILS_PER_MINUTE.
+ */
+export const ANNOUNCEMENT_SENDING_LOCK = { classId: PROJECT_LOCK_CLASS, id: 2 } as const;
+
 /** Scheduled work: one lock per schedule, its id the hash of the schedule's name. */
 export const SCHEDULE_LOCK_CLASS = PROJECT_LOCK_CLASS + 1;

@@ -10,7 +10,9 @@ import { migrate as migratePg } from "drizzle-orm/node-postgres/migrator";
 import pg from "pg";
 import type { Env } from "../env.ts";
 import { migrationsFolder } from "../paths.ts";
+import type { FastifyBaseLogger } from "fastify";
 import { MIGRATION_LOCK } from "./advisory-locks.ts";
+import { listenToChannel, type ChannelHandlers, type ChannelListener } from "./listener.ts";
 import { keepDataDirPrivate, lockDataDir } from "./pglite-lock.ts";
 import * as schema from "./schema.ts";
 
@@ -32,6 +34,12 @@ export type Database = {
   close(): Promise<void>;
   /** The PostgreSQL pool's connections now, for /metrics; null on PGlite, which has no pool. */
   poolUse(): PoolUse | null;
+  /**
+   * Hears what is announced on `channel` (NOTIFY) for as long as the app runs: on PostgreSQL over a
+   * connection of its own (listener.ts); on PGlite from the one client, which delivers a change's
+   * notice before the statement or commit that made it has returned.
+   */
+  listen(channel: string, handlers: ChannelHandlers, log: FastifyBaseLogger): ChannelListener;
 };
 
 export type PoolUse = { total: number; idle: number; waiting: number };
@@ -54,6 +62,7 @@ export async function openDatabase(config: Env["database"]): Promise<Database> {
       migrate: () => migrateUnderLock(pool),
       close: () => pool.end(),
       poolUse: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
+      listen: (channel, handlers, log) => listenToChannel({ connectionString: config.url, channel, ...handlers, log }),
     };
   }
 
@@ -158,6 +167,20 @@ export function wrapPglite(
       onClose();
     },
     poolUse: () => null,
+    listen: (channel, handlers) => listenOnPglite(client, channel, handlers),
+  };
+}
+
+function listenOnPglite(client: PGlite, channel: string, handlers: ChannelHandlers): ChannelListener {
+  const stop = client.listen(channel, handlers.onNotification).then((unlisten) => {
+    handlers.onListening();
+    return unlisten;
+  });
+  return {
+    async close() {
+      if (client.closed) return;
+      await (await stop)();
+    },
   };
 }
 

@@ -6,23 +6,30 @@ import pg from "pg";
 
 export type ChannelListener = { close(): Promise<void> };
 
-/** Wait before reconnecting: 250 ms, 500 ms, 1 s ... capped at 10 s. */
-export function reconnectDelayMs(failures: number): number {
-  return Math.min(250 * 2 ** Math.max(0, failures - 1), 10_000);
-}
-
-export function listenToChannel(options: {
-  connectionString: string;
-  /** A lowercase identifier of the app's own (it is written into the LISTEN statement). */
-  channel: string;
+export type ChannelHandlers = {
   onNotification(payload: string): void;
   /**
    * Called each time the LISTEN is in place, the first time included: what was announced while
    * the connection was down (or not yet up) was missed.
    */
   onListening(): void;
-  log: FastifyBaseLogger;
-}): ChannelListener {
+  /** Called when the connection is lost: until onListening, announcements go unheard. */
+  onLost?(): void;
+};
+
+/** Wait before reconnecting: 250 ms, 500 ms, 1 s ... capped at 10 s. */
+export function reconnectDelayMs(failures: number): number {
+  return Math.min(250 * 2 ** Math.max(0, failures - 1), 10_000);
+}
+
+export function listenToChannel(
+  options: ChannelHandlers & {
+    connectionString: string;
+    /** A lowercase identifier of the app's own (it is written into the LISTEN statement). */
+    channel: string;
+    log: FastifyBaseLogger;
+  },
+): ChannelListener {
   const { channel, log } = options;
   if (!/^[a-z_][a-z0-9_]*$/.test(channel)) throw new Error(`"${channel}" is not a channel name`);
   let current: pg.Client | null = null;
@@ -46,6 +53,7 @@ export function listenToChannel(options: {
       if (current === client) current = null;
       client.end().catch(() => {});
       if (closed) return;
+      options.onLost?.();
       failures++;
       const delayMs = reconnectDelayMs(failures);
       log.warn({ channel, err: error?.message, retryInMs: delayMs }, "database listening connection lost");

@@ -5,6 +5,7 @@ import {
   bigserial,
   boolean,
   check,
+  date,
   index,
   integer,
   jsonb,
@@ -35,6 +36,8 @@ export const paymentStatusEnum = pgEnum("payment_status", [
 export const mentorshipStatusEnum = pgEnum("mentorship_status", ["requested", "confirmed", "declined", "cancelled"]);
 export const refundStatusEnum = pgEnum("refund_status", ["pending", "processed", "failed"]);
 export const jobStatusEnum = pgEnum("job_status", ["pending", "running", "done", "failed"]);
+export const bulkRunStatusEnum = pgEnum("bulk_run_status", ["running", "done", "failed"]);
+export const deliveryStatusEnum = pgEnum("delivery_status", ["pending", "sending", "sent", "failed"]);
 
 const createdAt = () => timestamp("created_at", { withTimezone: true }).notNull().defaultNow();
 const updatedAt = () =>
@@ -240,9 +243,15 @@ export const userProgress = pgTable(
       .notNull()
       .references(() => programs.id, { onDelete: "cascade", onUpdate: "cascade" }),
     data: jsonb("data").notNull().default({}),
+    // When the learner first marked a video of the program watched; null until then. The
+    // dashboard's "started" and "days to finish" count from here (docs/admin.md, "Dashboard").
+    startedAt: timestamp("started_at", { withTimezone: true }),
     updatedAt: updatedAt(),
   },
-  (table) => [primaryKey({ columns: [table.userId, table.programId] })],
+  (table) => [
+    primaryKey({ columns: [table.userId, table.programId] }),
+    index("user_progress_program_started_idx").on(table.programId, table.startedAt),
+  ],
 );
 
 /** quiz_attempts: every answer a learner chose, checked on the server. */
@@ -303,6 +312,10 @@ export const payments = pgTable(
   },
   (table) => [
     index("payments_created_idx").on(sql`${table.createdAt} desc`),
+    // The dashboard's revenue by month: money received, by the day it arrived.
+    index("payments_paid_idx")
+      .on(table.paidAt)
+      .where(sql`${table.paidAt} is not null`),
     // Reconciliation's work list: the payments still waiting for Paystack's word.
     index("payments_pending_idx").on(table.createdAt).where(sql`${table.status} = 'pending'`),
     check("payments_refund_within_amount", sql`${table.refundedMinor} between 0 and ${table.amountMinor}`),
@@ -334,9 +347,23 @@ export const refunds = pgTable(
   },
   (table) => [
     index("refunds_payment_idx").on(table.paymentId),
+    index("refunds_processed_idx")
+      .on(table.processedAt)
+      .where(sql`${table.status} = 'processed'`),
     check("refunds_amount_positive", sql`${table.amountMinor} > 0`),
   ],
 );
+
+/**
+ * cohorts: the quarterly intakes, named by their start month ("January 2027"). A waitlist payment
+ * creates the cohort it joins if no administrator has yet (docs/admin.md, "Cohorts").
+ */
+export const cohorts = pgTable("cohorts", {
+  name: text("name").primaryKey(),
+  startsOn: date("starts_on", { mode: "string" }).notNull(),
+  tracks: paidPlanEnum("tracks").array().notNull().default(sql`'{intermediate,advanced}'::paid_plan[]`),
+  createdAt: createdAt(),
+});
 
 /** waitlist: one entry per user who paid to join the next cohort. */
 export const waitlist = pgTable(
@@ -347,13 +374,19 @@ export const waitlist = pgTable(
       .references(() => users.id, { onDelete: "cascade" }),
     plan: paidPlanEnum("plan").notNull(),
     paymentReference: text("payment_reference").references(() => payments.reference),
-    cohort: text("cohort").notNull(),
+    cohort: text("cohort")
+      .notNull()
+      .references(() => cohorts.name, { onUpdate: "cascade" }),
     admitted: boolean("admitted").notNull().default(false),
     admittedAt: timestamp("admitted_at", { withTimezone: true }),
     createdAt: createdAt(),
   },
-  // Deleting a payment checks this reference.
-  (table) => [index("waitlist_payment_reference_idx").on(table.paymentReference)],
+  (table) => [
+    // Deleting a payment checks this reference.
+    index("waitlist_payment_reference_idx").on(table.paymentReference),
+    // The waitlist by cohort and track, and "Admit all"'s work list.
+    index("waitlist_cohort_idx").on(table.cohort, table.plan, table.admitted),
+  ],
 );
 
 /** subscription_reminders: which reminder went out for which period, so each is sent once. */
@@ -443,6 +476,7 @@ export const certificates = pgTable(
       .on(table.userId, table.programId)
       .where(sql`${table.revokedAt} is null`),
     index("certificates_user_idx").on(table.userId, table.issuedAt),
+    index("certificates_program_idx").on(table.programId, table.issuedAt),
   ],
 );
 
@@ -515,3 +549,94 @@ export const mentorshipRequests = pgTable(
     index("mentorship_requests_user_idx").on(table.userId, table.createdAt),
   ],
 );
+
+/**
+ * cohort_admissions: one "Admit all" run over a cohort's track, done as a job. At most one run per
+ * cohort and track is under way at a time; each learner is admitted in a transaction of their own
+ * that skips whoever is already admitted (docs/admin.md, "Cohorts").
+ */
+export const cohortAdmissions = pgTable(
+  "cohort_admissions",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    cohort: text("cohort")
+      .notNull()
+      .references(() => cohorts.name, { onUpdate: "cascade" }),
+    track: paidPlanEnum("track").notNull(),
+    actorId: text("actor_id").references(() => users.id, { onDelete: "set null" }),
+    status: bulkRunStatusEnum("status").notNull().default("running"),
+    /** Paid, not-yet-admitted learners when the run started. */
+    total: integer("total").notNull().default(0),
+    admitted: integer("admitted").notNull().default(0),
+    failed: integer("failed").notNull().default(0),
+    lastError: text("last_error"),
+    createdAt: createdAt(),
+    finishedAt: timestamp("finished_at", { withTimezone: true }),
+  },
+  (table) => [
+    uniqueIndex("cohort_admissions_one_running_unique")
+      .on(table.cohort, table.track)
+      .where(sql`${table.status} = 'running'`),
+    index("cohort_admissions_created_idx").on(sql`${table.createdAt} desc`),
+  ],
+);
+
+/** The people an announcement goes to (docs/admin.md, "Announcements"). */
+export type AnnouncementAudience =
+  | { kind: "everyone" }
+  | { kind: "plan"; plan: string }
+  | { kind: "cohort"; cohort: string }
+  | { kind: "waitlist" }
+  | { kind: "unfinished"; program: string };
+
+/**
+ * announcements: a message an administrator sent to an audience. Sending is a job that works
+ * through announcement_deliveries, so that it resumes after a restart and mails each person once.
+ */
+export const announcements = pgTable(
+  "announcements",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    subject: text("subject").notNull(),
+    body: text("body").notNull(),
+    audience: jsonb("audience").$type<AnnouncementAudience>().notNull(),
+    actorId: text("actor_id").references(() => users.id, { onDelete: "set null" }),
+    status: bulkRunStatusEnum("status").notNull().default("running"),
+    /** How many people it was addressed to, fixed when sending started. */
+    recipients: integer("recipients").notNull().default(0),
+    createdAt: createdAt(),
+    finishedAt: timestamp("finished_at", { withTimezone: true }),
+  },
+  (table) => [index("announcements_created_idx").on(sql`${table.createdAt} desc`)],
+);
+
+/** announcement_deliveries: one row per announcement and person; its status says what happened. */
+export const announcementDeliveries = pgTable(
+  "announcement_deliveries",
+  {
+    announcementId: uuid("announcement_id")
+      .notNull()
+      .references(() => announcements.id, { onDelete: "cascade" }),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    email: text("email").notNull(),
+    status: deliveryStatusEnum("status").notNull().default("pending"),
+    /** When a sender took the row; a row left "sending" by a killed process is not sent again. */
+    claimedAt: timestamp("claimed_at", { withTimezone: true }),
+    sentAt: timestamp("sent_at", { withTimezone: true }),
+    error: text("error"),
+  },
+  (table) => [
+    primaryKey({ columns: [table.announcementId, table.userId] }),
+    index("announcement_deliveries_status_idx").on(table.announcementId, table.status),
+  ],
+);
+
+/** announcement_unsubscribes: learners who asked for no announcements (receipts and security mail still go). */
+export const announcementUnsubscribes = pgTable("announcement_unsubscribes", {
+  userId: text("user_id")
+    .primaryKey()
+    .references(() => users.id, { onDelete: "cascade" }),
+  createdAt: createdAt(),
+});

@@ -6,7 +6,14 @@ import type { Db } from "../db/client.ts";
 import { devMail } from "../db/schema.ts";
 import type { Env } from "../env.ts";
 
-export type MailMessage = { to: string; subject: string; text: string; html: string };
+export type MailMessage = {
+  to: string;
+  subject: string;
+  text: string;
+  html: string;
+  /** Extra header lines, e.g. List-Unsubscribe on announcements; the development mailbox keeps none. */
+  headers?: Record<string, string>;
+};
 
 export type Mailer = {
   send(message: MailMessage): Promise<void>;
@@ -36,7 +43,7 @@ export function createMailer(options: { env: Env; db: Db; log: FastifyBaseLogger
     };
   }
   return {
-    async send(message) {
+    async send({ headers: _headers, ...message }) {
       await db.insert(devMail).values(message);
       const links = message.text.match(/https?:\/\/\S+/g) ?? [];
       log.info({ to: message.to, subject: message.subject, links }, "development mailbox: message stored");

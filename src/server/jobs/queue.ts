@@ -9,8 +9,9 @@ import type { Metrics } from "../metrics/metrics.ts";
 export type JobHandler = (payload: unknown) => Promise<void>;
 export type JobHandlers = Record<string, JobHandler>;
 
-export async function enqueueJob(db: Db | Tx, kind: string, payload: unknown): Promise<void> {
-  await db.insert(jobs).values({ kind, payload });
+/** Queues a job, to run now or, with `runAt`, no sooner than then (a throttled job's next turn). */
+export async function enqueueJob(db: Db | Tx, kind: string, payload: unknown, options: { runAt?: Date } = {}): Promise<void> {
+  await db.insert(jobs).values({ kind, payload, runAt: options.runAt });
 }
 
 /** Pending jobs by kind, for /metrics: few rows, found through the partial index on pending jobs. */

@@ -171,11 +171,29 @@ describe.skipIf(!serverUrl)("instances on one PostgreSQL database", () => {
 
     await renameBeginner("Beginner, renamed on A");
 
-    // PostgreSQL ends every instance's listening connection: each connects again and listens.
+    // PostgreSQL ends every instance's listening connections (catalog and user changes, two per
+    // instance): each connects again and listens.
     const cut = await query("select pg_terminate_backend(pid) from pg_stat_activity where datname = current_database() and application_name like 'trading-academy listen %'");
-    expect(cut).toHaveLength(3);
-    await expect.poll(async () => (await query<{ n: number }>(LISTENERS))[0]?.n, { timeout: 10_000 }).toBe(3);
+    expect(cut).toHaveLength(6);
+    await expect.poll(async () => (await query<{ n: number }>(LISTENERS))[0]?.n, { timeout: 10_000 }).toBe(6);
     await renameBeginner("Beginner, renamed on A again");
+  });
+
+  it("a session signed out on A is refused by B at once, though B kept it in memory", async () => {
+    const [a, b] = [instance(0), instance(1)];
+    const email = "leaver@scale.example";
+    await account(a, email, "legacyFree");
+    const signedIn = await signIn(a, email);
+    expect(signedIn.status).toBe(200);
+    const cookie = cookieHeader(signedIn.setCookies);
+    // B reads the session twice: the second answer comes from its memory.
+    expect((await call(b, "GET", "/api/programs/beginner", cookie)).status).toBe(200);
+    expect((await call(b, "GET", "/api/programs/beginner", cookie)).status).toBe(200);
+    expect((await call(a, "POST", "/api/auth/sign-out", cookie, {})).status).toBe(200);
+    const started = Date.now();
+    await expect.poll(async () => (await call(b, "GET", "/api/programs/beginner", cookie)).status, { timeout: 5_000, interval: 5 }).toBe(401);
+    // Well within a second even on a loaded machine; the cache itself would keep it a minute.
+    expect(Date.now() - started).toBeLessThan(2_000);
   });
 
   it("contact messages posted across A and B are each forwarded once", async () => {

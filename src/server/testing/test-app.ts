@@ -43,7 +43,15 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
   const baseUrl = port === null ? null : `http://127.0.0.1:${port}`;
   const listening = port === null ? {} : { PORT: String(port), APP_URL: `http://127.0.0.1:${port}` };
   // APP_URL is given so that a test may switch to production, which requires it.
-  const env = readEnv({ NODE_ENV: "test", LOG_LEVEL: "silent", APP_URL: "http://localhost:3000", ...listening, ...options.env });
+  // Tests write the database behind the app's back; the cache has tests of its own that turn it on.
+  const env = readEnv({
+    NODE_ENV: "test",
+    LOG_LEVEL: "silent",
+    APP_URL: "http://localhost:3000",
+    SIGNED_IN_CACHE: "off",
+    ...listening,
+    ...options.env,
+  });
   const { logDestination, onRoute } = options;
   const app = await buildApp({
     env,

@@ -278,7 +278,12 @@ export const USERS_CSV_COLUMNS = [
 
 export const pageQuerySchema = z.object({ page });
 
-/** GET /api/admin/waitlist: every paid waitlist place, not yet admitted first, then newest. */
+/**
+ * GET /api/admin/waitlist?cohort=: every paid waitlist place, or one cohort's (docs/admin.md,
+ * "Cohorts"), not yet admitted first, then newest.
+ */
+export const waitlistQuerySchema = z.object({ page, cohort: z.optional(z.string().check(z.maxLength(60))) });
+
 export const waitlistEntrySchema = z.object({
   userId: z.string(),
   email: z.string(),
@@ -318,6 +323,8 @@ export const ADMIN_PAYMENT_STATUS_LABELS: Record<PaymentStatus, string> = {
 /** `amountMinor` and `refundedMinor` are in pesewas (shown / 100). */
 export const adminPaymentSchema = z.object({
   id: z.string(),
+  /** The learner's id, for the link to their page; null once the account was deleted. */
+  userId: z.nullable(z.string()),
   userEmail: z.string(),
   /** The learner's name, when the account still has one. */
   userName: z.string(),
@@ -355,7 +362,10 @@ export const auditEntrySchema = z.object({
   id: z.int(),
   action: z.string(),
   reason: z.string(),
+  /** Ids for the links to the learner pages; null for the system, or an account since deleted. */
+  actorId: z.nullable(z.string()),
   actorEmail: z.nullable(z.string()),
+  subjectId: z.nullable(z.string()),
   subjectEmail: z.nullable(z.string()),
   changes: z.unknown(),
   createdAt: isoDate,

@@ -110,6 +110,8 @@ export const pinRequestSchema = z.object({ pinned: z.boolean() });
 
 /** A question as the admin's Questions tab lists it: where it was asked, by whom, and its answers. */
 export const adminQuestionSchema = z.extend(lessonQuestionSchema, {
+  /** For the link to the asker's learner page in the console. */
+  authorId: z.string(),
   authorEmail: z.string(),
   track: z.enum(TRACKS),
   moduleId: z.string(),
@@ -182,7 +184,7 @@ export const declineMentorshipSchema = z.object({
   note: text(SUPPORT_MESSAGES.noteRequired, SUPPORT_LIMITS.note, SUPPORT_MESSAGES.noteTooLong),
 });
 
-export const adminMentorshipSchema = z.extend(mentorshipSchema, { learnerName: z.string(), learnerEmail: z.string() });
+export const adminMentorshipSchema = z.extend(mentorshipSchema, { learnerId: z.string(), learnerName: z.string(), learnerEmail: z.string() });
 export type AdminMentorship = z.infer<typeof adminMentorshipSchema>;
 
 /** GET /api/admin/mentorship?page=: requests waiting for a time first, then newest. */

@@ -1,7 +1,6 @@
 // The account emails over real SMTP: a local sink receives what nodemailer sends, and a closed
 // port stands for a mail server that is down.
 import { eq } from "drizzle-orm";
-import { SMTPServer } from "smtp-server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { AUTH_MESSAGES } from "../../../shared/contracts/accounts.ts";
 import { devMail, users } from "../../db/schema.ts";
@@ -17,6 +16,7 @@ import {
   verifyEmail,
 } from "../../testing/accounts.ts";
 import { createTestApp, type TestApp } from "../../testing/test-app.ts";
+import { startSmtpSink, type SmtpSink } from "../../testing/smtp-sink.ts";
 
 const nextIp = ipAllocator(21);
 
@@ -61,34 +61,8 @@ function parseMessage(raw: string) {
   return { headers: message.headers, contentType, parts };
 }
 
-/** An SMTP server on a free local port that keeps every message it accepts. */
-async function startSmtpSink() {
-  const messages: { to: string[]; raw: string }[] = [];
-  const server = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ["STARTTLS"],
-    logger: false,
-    onData(stream, session, callback) {
-      const chunks: Buffer[] = [];
-      stream.on("data", (chunk: Buffer) => chunks.push(chunk));
-      stream.on("end", () => {
-        messages.push({ to: session.envelope.rcptTo.map((r) => r.address), raw: Buffer.concat(chunks).toString("utf8") });
-        callback();
-      });
-    },
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const address = server.server.address();
-  if (typeof address !== "object" || address === null) throw new Error("the SMTP sink is not listening");
-  return {
-    url: `smtp://127.0.0.1:${address.port}`,
-    messages,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
-  };
-}
-
 describe("account emails over SMTP", () => {
-  let sink: Awaited<ReturnType<typeof startSmtpSink>>;
+  let sink: SmtpSink;
   let t: TestApp;
   beforeAll(async () => {
     sink = await startSmtpSink();

@@ -3,7 +3,8 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { RECORDS_PAGE_SIZE } from "../../../shared/contracts/admin.ts";
-import { auditLog, contacts, payments, users, waitlist } from "../../db/schema.ts";
+import { auditLog, contacts, payments, users } from "../../db/schema.ts";
+import { placeOnWaitlist } from "../../testing/waitlist.ts";
 import { createTestUsers, ipAllocator, type TestUser } from "../../testing/accounts.ts";
 import { createTestApp, type TestApp } from "../../testing/test-app.ts";
 
@@ -28,7 +29,8 @@ describe("the admin records", () => {
 
     // 25 waitlist places; every 4th admitted; the last one's payment is not on the user (paid false).
     await db.insert(users).values(numbers.map((i) => ({ id: `wl-${pad(i)}`, email: `waiter${pad(i)}@example.com`, waitlistPaid: i !== COUNT })));
-    await db.insert(waitlist).values(
+    await placeOnWaitlist(
+      db,
       numbers.map((i) => ({
         userId: `wl-${pad(i)}`,
         plan: i % 2 === 0 ? ("advanced" as const) : ("intermediate" as const),
@@ -146,6 +148,7 @@ describe("the admin records", () => {
       expect(second.payments.map((payment) => payment.reference)).toEqual(references.slice(20));
       expect(first.payments[0]).toEqual({
         id: expect.any(String),
+        userId: "wl-01",
         userEmail: "waiter01@example.com",
         userName: "",
         kind: "subscription",
@@ -173,17 +176,20 @@ describe("the admin records", () => {
 
       const [gone, automatic, byAdmin] = first.entries;
       // The subject's account is gone: the entry stays, without an email.
-      expect(gone).toMatchObject({ action: "test.gone", actorEmail: admin.email, subjectEmail: null });
+      expect(gone).toMatchObject({ action: "test.gone", actorEmail: admin.email, subjectId: null, subjectEmail: null });
+      // The ids link each email to that learner's page (docs/admin.md, "Learner page").
       expect(byAdmin).toEqual({
         id: expect.any(Number),
         action: "test.24",
         reason: "admin",
+        actorId: admin.id,
         actorEmail: admin.email,
+        subjectId: "audit-other",
         subjectEmail: "audit.other@example.com",
         changes: { n: 24 },
         createdAt: at(24).toISOString(),
       });
-      expect(automatic).toMatchObject({ action: "test.25", reason: "payment LTF-25", actorEmail: null, subjectEmail: "Audit.Subject@Example.com" });
+      expect(automatic).toMatchObject({ action: "test.25", reason: "payment LTF-25", actorId: null, actorEmail: null, subjectId: "audit-subject", subjectEmail: "Audit.Subject@Example.com" });
     });
 
     it("shows one user's entries, found by email in any case or by id", async () => {

@@ -8,6 +8,7 @@ import {
   paymentListSchema,
   paymentsQuerySchema,
   waitlistListSchema,
+  waitlistQuerySchema,
 } from "../../../shared/contracts/admin.ts";
 import { adminSummary, listAudit, listMessages, listPayments, listWaitlist } from "./admin-records.service.ts";
 
@@ -16,8 +17,8 @@ export const adminRecordsRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.get(
     "/api/admin/waitlist",
-    { schema: { querystring: pageQuerySchema, response: { 200: waitlistListSchema } } },
-    async (request) => listWaitlist(app.db, request.query.page),
+    { schema: { querystring: waitlistQuerySchema, response: { 200: waitlistListSchema } } },
+    async (request) => listWaitlist(app.db, request.query.page, request.query.cohort),
   );
 
   app.get(

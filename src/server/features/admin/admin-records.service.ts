@@ -42,9 +42,10 @@ function pagination(page: number, total: { n: number } | undefined): Pagination 
   return { page, pageSize: RECORDS_PAGE_SIZE, total: total?.n ?? 0 };
 }
 
-/** Every paid waitlist place: not yet admitted first, then newest. */
-export async function listWaitlist(db: Db, page: number): Promise<Pagination & { entries: WaitlistEntry[] }> {
+/** Every paid waitlist place, or one cohort's (the index waitlist_cohort_idx): not yet admitted first, then newest. */
+export async function listWaitlist(db: Db, page: number, cohort?: string): Promise<Pagination & { entries: WaitlistEntry[] }> {
   const { limit, offset } = paging(page);
+  const inCohort = cohort === undefined ? undefined : eq(waitlist.cohort, cohort);
   const [rows, [total]] = await Promise.all([
     db
       .select({
@@ -59,10 +60,11 @@ export async function listWaitlist(db: Db, page: number): Promise<Pagination & {
       })
       .from(waitlist)
       .innerJoin(users, eq(users.id, waitlist.userId))
+      .where(inCohort)
       .orderBy(asc(waitlist.admitted), desc(waitlist.createdAt), desc(waitlist.userId))
       .limit(limit)
       .offset(offset),
-    db.select({ n: count() }).from(waitlist),
+    db.select({ n: count() }).from(waitlist).where(inCohort),
   ]);
   const entries = rows.map((row) => ({
     ...row,
@@ -90,6 +92,7 @@ export async function listPayments(
     db
       .select({
         id: payments.id,
+        userId: payments.userId,
         userEmail: payments.userEmail,
         userName: sql<string>`coalesce(${users.name}, '')`,
         kind: payments.kind,
@@ -135,7 +138,9 @@ export async function listAudit(db: Db, input: { page: number; user?: string | u
         id: auditLog.id,
         action: auditLog.action,
         reason: auditLog.reason,
+        actorId: actor.id,
         actorEmail: actor.email,
+        subjectId: subject.id,
         subjectEmail: subject.email,
         changes: auditLog.changes,
         createdAt: auditLog.createdAt,

@@ -4,10 +4,10 @@ import { addMonths } from "date-fns";
 import { and, asc, count, eq, isNull, sql } from "drizzle-orm";
 import type { InjectOptions } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { nextCohort } from "../../../shared/billing.ts";
 import { ADMIN_MESSAGES, USERS_PAGE_SIZE, type AdminUser, type UserSort } from "../../../shared/contracts/admin.ts";
 import type { PaidPlan, Plan, Provider, SubscriptionStatus } from "../../../shared/plans.ts";
 import { auditLog, modules, programs, quizAttempts, quizzes, userProgress, users, waitlist } from "../../db/schema.ts";
+import { placeOnWaitlist } from "../../testing/waitlist.ts";
 import { createTestUsers, ipAllocator, type TestUser } from "../../testing/accounts.ts";
 import { auditEntries, userRow } from "../../testing/billing.ts";
 import { createTestApp, type TestApp } from "../../testing/test-app.ts";
@@ -329,7 +329,7 @@ describe("the admin Users tab", () => {
         intermediatePaid: options.paid === "intermediate",
         advancedPaid: options.paid === "advanced",
       });
-      await db.insert(waitlist).values({ userId: id, plan: options.paid, cohort: nextCohort(new Date()).name });
+      await placeOnWaitlist(db, [{ userId: id, plan: options.paid }]);
       return id;
     }
 

@@ -5,7 +5,10 @@
 // from the router, wherever it is registered.
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { requireAdmin } from "../../auth/session.ts";
+import { adminCohortsRoutes } from "./admin-cohorts.routes.ts";
 import { adminContentRoutes } from "./admin-content.routes.ts";
+import { adminDashboardRoutes } from "./admin-dashboard.routes.ts";
+import { adminLearnerRoutes } from "./admin-learner.routes.ts";
 import { adminRecordsRoutes } from "./admin-records.routes.ts";
 import { adminUsersRoutes } from "./admin-users.routes.ts";
 
@@ -16,7 +19,10 @@ export const adminRoutes: FastifyPluginAsyncZod = async (app) => {
   app.addHook("onSend", async (_request, reply) => {
     reply.header("cache-control", "no-store");
   });
+  await app.register(adminDashboardRoutes);
   await app.register(adminContentRoutes);
   await app.register(adminUsersRoutes);
+  await app.register(adminLearnerRoutes);
   await app.register(adminRecordsRoutes);
+  await app.register(adminCohortsRoutes);
 };

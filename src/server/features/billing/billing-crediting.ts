@@ -2,6 +2,7 @@
 // browser's verify call or a webhook brings the news.
 import { eq, sql } from "drizzle-orm";
 import { nextCohort } from "../../../shared/billing.ts";
+import { ensureCohort } from "../cohorts/cohorts.service.ts";
 import { BILLING_MESSAGES } from "../../../shared/contracts/billing.ts";
 import type { CurrentUser } from "../../auth/session.ts";
 import { auditLog, payments, users, waitlist } from "../../db/schema.ts";
@@ -73,7 +74,9 @@ export async function creditPayment(
       await tx.update(users).set(next).where(eq(users.id, user.id));
       changes = { from: periodOf(user), to: periodOf(next) };
     } else {
-      const cohort = nextCohort(now).name;
+      const next = nextCohort(now);
+      const cohort = next.name;
+      await ensureCohort(tx, next);
       // The paid flags record waitlist purchases (the spec's userPayments), not subscriptions.
       const paidFlag = payment.plan === "advanced" ? { advancedPaid: true } : { intermediatePaid: true };
       await tx.update(users).set({ waitlistPaid: true, ...paidFlag }).where(eq(users.id, user.id));

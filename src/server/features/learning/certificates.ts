@@ -15,7 +15,7 @@ import {
 import type { Completion } from "../../../shared/contracts/learning.ts";
 import type { Track } from "../../../shared/plans.ts";
 import type { Db, Tx } from "../../db/client.ts";
-import { auditLog, certificates, userProgress, users } from "../../db/schema.ts";
+import { auditLog, certificates, users } from "../../db/schema.ts";
 import { emailLayout } from "../../emails/layout.ts";
 import type { Mailer } from "../../integrations/mail.ts";
 import { enqueueJob } from "../../jobs/queue.ts";
@@ -37,14 +37,6 @@ export function newCertificateId(): string {
  * writes that could each complete the program (the last video, the passing answer) are decided
  * one after the other, the second seeing the first.
  */
-export async function lockProgress(tx: Tx, userId: string, track: Track): Promise<void> {
-  await tx
-    .select({ userId: userProgress.userId })
-    .from(userProgress)
-    .where(and(eq(userProgress.userId, userId), eq(userProgress.programId, track)))
-    .for("update");
-}
-
 async function everCertified(tx: Tx, userId: string, track: Track): Promise<boolean> {
   const [row] = await tx
     .select({ id: certificates.id })
@@ -55,19 +47,20 @@ async function everCertified(tx: Tx, userId: string, track: Track): Promise<bool
 }
 
 /**
- * After a learner's write, in its transaction (after lockProgress and the write): issues the
- * certificate when the program is now complete and has no valid one, provided this write completed
- * it or the learner was never certified for it. So a revoked certificate is not issued again by a
- * repeated click, but is when the learner completes the program anew (after an admin's reset).
- * Announced by email through the job queue. Returns the completion as it now stands.
+ * After a learner's write, in its transaction (after lockStanding and the write): issues the
+ * certificate when the program is now complete (`completion`, what the write made of the standing)
+ * and has no valid one, provided this write completed it or the learner was never certified for it.
+ * So a revoked certificate is not issued again by a repeated click, but is when the learner
+ * completes the program anew (after an admin's reset). Announced by email through the job queue.
+ * Returns the completion as it now stands.
  */
 export async function issueOnCompletion(
   tx: Tx,
   track: CatalogTrack,
   userId: string,
   before: Completion,
+  completion: Completion,
 ): Promise<{ completion: Completion; issued: boolean }> {
-  const completion = await readCompletion(tx, track, userId);
   if (!completion.complete || completion.certificateId !== null) return { completion, issued: false };
   if (before.complete && (await everCertified(tx, userId, track.program.id))) return { completion, issued: false };
   const [holder] = await tx.select({ name: users.name }).from(users).where(eq(users.id, userId));

@@ -1,10 +1,11 @@
 // When a program is complete (docs/product.md, "Completion and certificates"): every video watched
 // and the quiz passed. The rule is pure; the query reads what it needs on the caller's connection or
 // transaction, so that a write and the completion it brings are decided together.
-import { and, desc, eq, sql } from "drizzle-orm";
+import { and, desc, eq, sql, type SQLWrapper } from "drizzle-orm";
 import type { Completion } from "../../../shared/contracts/learning.ts";
 import type { Track } from "../../../shared/plans.ts";
 import type { Db, Tx } from "../../db/client.ts";
+import { PerUserCache, type UserChanges } from "../../db/user-changes.ts";
 import { certificates, quizAttempts, userProgress } from "../../db/schema.ts";
 import type { CatalogTrack } from "../catalog/catalog.service.ts";
 import { watchedModuleIds } from "./progress.ts";
@@ -71,16 +72,24 @@ export async function progressData(db: Db | Tx, userId: string, track: Track): P
 
 export type LatestAnswer = { questionIndex: number; option: string; correct: boolean };
 
+/** Where a learner stands on a track: the progress entry, the latest answers, the valid certificate. */
+export type Standing = { data: unknown; answers: LatestAnswer[]; certificateId: string | null };
+
 /**
  * The progress entry, the latest answer per question and the valid (not revoked) certificate in one
  * statement, built once per database or transaction (docs/performance.md, "Where the time goes"):
  * one round trip instead of three.
  */
 function standingQuery(db: Db | Tx) {
-  const userId = sql.placeholder("userId");
-  const track = sql.placeholder("track");
   return db
-    .select({
+    .select(standingColumns(sql.placeholder("userId"), sql.placeholder("track")))
+    .from(sql`(select 1) as one`)
+    .prepare("learner_standing");
+}
+
+/** The three columns of a learner's standing on a track, for a statement of the caller's. */
+export function standingColumns(userId: SQLWrapper | string, track: SQLWrapper | string) {
+  return {
       data: sql<unknown>`(select ${userProgress.data} from ${userProgress}
         where ${userProgress.userId} = ${userId} and ${userProgress.programId} = ${track})`,
       answers: sql<LatestAnswer[]>`(select coalesce(json_agg(json_build_object(
@@ -93,9 +102,7 @@ function standingQuery(db: Db | Tx) {
       certificateId: sql<string | null>`(select ${certificates.id} from ${certificates}
         where ${certificates.userId} = ${userId} and ${certificates.programId} = ${track}
         and ${certificates.revokedAt} is null limit 1)`,
-    })
-    .from(sql`(select 1) as one`)
-    .prepare("learner_standing");
+  };
 }
 
 const preparedStanding = new WeakMap<Db | Tx, ReturnType<typeof standingQuery>>();
@@ -105,7 +112,7 @@ export async function readStanding(
   db: Db | Tx,
   userId: string,
   track: Track,
-): Promise<{ data: unknown; answers: LatestAnswer[]; certificateId: string | null }> {
+): Promise<Standing> {
   let query = preparedStanding.get(db);
   if (!query) {
     query = standingQuery(db);
@@ -115,11 +122,61 @@ export async function readStanding(
   return { data: row?.data ?? {}, answers: row?.answers ?? [], certificateId: row?.certificateId ?? null };
 }
 
-/** Where the learner stands on the track, read on `db` (a transaction sees its own writes). */
-export async function readCompletion(db: Db | Tx, track: CatalogTrack, userId: string): Promise<Completion> {
+/**
+ * For a learner's write, first in its transaction: locks the learner's progress row until the
+ * transaction ends, so that two completing requests take turns (docs/product.md, "Completion and
+ * certificates"), then reads the standing and the completion it makes. Two statements: a read in
+ * the locking statement would see the other subqueries as they were before the wait.
+ */
+export async function lockStanding(tx: Tx, track: CatalogTrack, userId: string): Promise<{ standing: Standing; completion: Completion }> {
+  await lockProgressRow(tx, userId, track.program.id);
+  const standing = await readStanding(tx, userId, track.program.id);
+  return { standing, completion: completionFrom(track, standing) };
+}
+
+/** Locks the learner's progress row of the track until the transaction ends (none: nothing). */
+export async function lockProgressRow(tx: Tx, userId: string, track: Track): Promise<void> {
+  await tx
+    .select({ userId: userProgress.userId })
+    .from(userProgress)
+    .where(and(eq(userProgress.userId, userId), eq(userProgress.programId, track)))
+    .for("update");
+}
+
+/** The completion a standing makes on the track. */
+export function completionFrom(track: CatalogTrack, standing: Standing): Completion {
   const quiz = quizOf(track);
   const moduleIds = track.modules.map((m) => m.id);
-  const { data, answers, certificateId } = await readStanding(db, userId, track.program.id);
-  const watched = watchedModuleIds(data, moduleIds);
-  return { ...completionOf({ moduleIds, watched, quiz, answers: quiz ? answers : [] }), certificateId };
+  const watched = watchedModuleIds(standing.data, moduleIds);
+  const answers = quiz ? standing.answers : [];
+  return { ...completionOf({ moduleIds, watched, quiz, answers }), certificateId: standing.certificateId };
+}
+
+
+declare module "fastify" {
+  interface FastifyInstance {
+    /** Learners' standing per track, forgotten when their learning changes. */
+    standingCache: PerUserCache<Standing>;
+  }
+}
+
+/** Standing kept in memory for the track read (docs/performance.md, "Caching signed-in reads"). */
+export function createStandingCache(changes: UserChanges): PerUserCache<Standing> {
+  return new PerUserCache(changes, { scope: "learning", maxEntries: 50_000, maxAgeMs: 5 * 60_000 });
+}
+
+/** readStanding, from memory when this instance has it (outside a transaction only). */
+export async function cachedStanding(db: Db, cache: PerUserCache<Standing>, userId: string, track: Track): Promise<Standing> {
+  const key = `${userId}:${track}`;
+  const kept = cache.get(key);
+  if (kept) return kept;
+  const stamp = cache.stamp();
+  const standing = await readStanding(db, userId, track);
+  cache.set(key, userId, standing, stamp);
+  return standing;
+}
+
+/** Where the learner stands on the track, read on `db` (a transaction sees its own writes). */
+export async function readCompletion(db: Db | Tx, track: CatalogTrack, userId: string): Promise<Completion> {
+  return completionFrom(track, await readStanding(db, userId, track.program.id));
 }

@@ -31,16 +31,16 @@ export const learningRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     "/api/programs/:track",
     { schema: { params: trackParamsSchema, response: { 200: trackDetailSchema } } },
-    async (request) => getTrack(app.db, await app.catalog.read(), signedInUser(request), request.params.track),
+    async (request) => getTrack(app.db, await app.catalog.read(), signedInUser(request), request.params.track, app.standingCache),
   );
 
   app.post(
     "/api/programs/:track/modules/:moduleId/watched",
-    { schema: { params: moduleParamsSchema, response: { 200: watchedResponseSchema } } },
+    { schema: { params: moduleParamsSchema, response: { 200: watchedResponseSchema } }, config: { forgetsItsOwnChanges: true } },
     async (request) => {
       const catalog = await app.catalog.read();
       const { track, moduleId } = request.params;
-      const { watched, completion, issued } = await markWatched(app.db, catalog, signedInUser(request), track, moduleId);
+      const { watched, completion, issued } = await markWatched(app.db, catalog, signedInUser(request), track, moduleId, app.standingCache);
       if (issued) sendQueuedEmails(request);
       return { watched, completion };
     },
@@ -50,6 +50,7 @@ export const learningRoutes: FastifyPluginAsyncZod = async (app) => {
     "/api/programs/:track/quiz/answers",
     {
       schema: { params: trackParamsSchema, body: quizAnswerRequestSchema, response: { 200: quizAnswerResponseSchema } },
+      config: { forgetsItsOwnChanges: true },
     },
     async (request, reply) => {
       const catalog = await app.catalog.read();
@@ -62,6 +63,7 @@ export const learningRoutes: FastifyPluginAsyncZod = async (app) => {
           request.params.track,
           request.body,
           new Date(),
+          app.standingCache,
         );
         if (issued) sendQueuedEmails(request);
         return { correct, message: correct ? LEARNING_MESSAGES.correct : LEARNING_MESSAGES.incorrect, completion };

@@ -1,7 +1,9 @@
 // Studying a track: what an entitled learner may see, marking videos watched and answering the
 // quiz. Every check is made here on the server from the user's effective plan; the progress
 // entries themselves are written in progress.ts.
-import { and, desc, eq, inArray } from "drizzle-orm";
+import { randomUUID } from "node:crypto";
+import { desc, eq, sql } from "drizzle-orm";
+import { z } from "zod";
 import {
   LEARNING_MESSAGES,
   QUIZ_ANSWER_LIMIT,
@@ -12,14 +14,23 @@ import {
 import { isQuizUnlocked, programProgress } from "../../../shared/learning.ts";
 import { canOpenTrack, isTrack, type Plan } from "../../../shared/plans.ts";
 import type { Db } from "../../db/client.ts";
-import { quizAttempts, userProgress } from "../../db/schema.ts";
+import type { PerUserCache } from "../../db/user-changes.ts";
+import { quizAttempts, rateLimits, userProgress } from "../../db/schema.ts";
 import type { Catalog, CatalogTrack } from "../catalog/catalog.service.ts";
 import { HttpError } from "../../plugins/errors.ts";
-import { countRequest } from "../../plugins/rate-limit-store.ts";
 import { optionLetter } from "../../../shared/quiz-option.ts";
 import { recordWatched, watchedModuleIds } from "./progress.ts";
-import { completionOf, progressData, quizOf, readCompletion, readStanding } from "./completion.ts";
-import { issueOnCompletion, lockProgress } from "./certificates.ts";
+import {
+  cachedStanding,
+  completionFrom,
+  completionOf,
+  lockProgressRow,
+  quizOf,
+  readStanding,
+  standingColumns,
+  type Standing,
+} from "./completion.ts";
+import { issueOnCompletion } from "./certificates.ts";
 
 type Learner = { id: string; plan: Plan };
 
@@ -39,16 +50,20 @@ function trackQuiz({ modules, quiz }: CatalogTrack) {
   return quiz && firstModule && quiz.questions.length > 0 ? { ...quiz, moduleId: firstModule.id, section: 1 } : null;
 }
 
-export async function getTrack(db: Db, catalog: Catalog, learner: Learner, trackId: string): Promise<TrackDetail> {
+export async function getTrack(
+  db: Db,
+  catalog: Catalog,
+  learner: Learner,
+  trackId: string,
+  standingCache: PerUserCache<Standing>,
+): Promise<TrackDetail> {
   const track = openTrack(catalog, learner, trackId);
   const { id, title, duration, description } = track.program;
   const quiz = trackQuiz(track);
-  const standing = await readStanding(db, learner.id, id);
-  const { data, certificateId } = standing;
+  const standing = await cachedStanding(db, standingCache, learner.id, id);
   const answers = quiz ? standing.answers : [];
-  const moduleIds = track.modules.map((m) => m.id);
-  const watched = watchedModuleIds(data, moduleIds);
-  const completion = { ...completionOf({ moduleIds, watched, quiz: quizOf(track), answers }), certificateId };
+  const watched = watchedModuleIds(standing.data, track.modules.map((m) => m.id));
+  const completion = completionFrom(track, standing);
   return {
     program: { id, title, duration, description },
     modules: track.modules,
@@ -74,20 +89,41 @@ export async function markWatched(
   learner: Learner,
   trackId: string,
   moduleId: string,
+  standingCache: PerUserCache<Standing>,
 ): Promise<{ watched: string[]; completion: Completion; issued: boolean }> {
   const track = openTrack(catalog, learner, trackId);
   if (!track.modules.some((m) => m.id === moduleId)) {
     throw new HttpError(404, "MODULE_NOT_FOUND", LEARNING_MESSAGES.moduleNotFound);
   }
+  const moduleIds = track.modules.map((m) => m.id);
+  // A video already watched changes nothing, and needs no write (a locked row is a durable
+  // commit): unless the program is complete without a certificate, the answer is what stands.
+  const current = await cachedStanding(db, standingCache, learner.id, track.program.id);
+  const currentlyWatched = watchedModuleIds(current.data, moduleIds);
+  if (currentlyWatched.includes(moduleId)) {
+    const completion = completionFrom(track, current);
+    if (!completion.complete || completion.certificateId !== null) return { watched: currentlyWatched, completion, issued: false };
+  }
   // The write and the certificate it may complete the program with, together
   // (docs/product.md, "Completion and certificates").
-  return db.transaction(async (tx) => {
-    await lockProgress(tx, learner.id, track.program.id);
-    const before = await readCompletion(tx, track, learner.id);
-    const data = await recordWatched(tx, learner.id, track.program.id, moduleId);
-    const watched = watchedModuleIds(data, track.modules.map((m) => m.id));
-    return { watched, ...(await issueOnCompletion(tx, track, learner.id, before)) };
+  const result = await db.transaction(async (tx) => {
+    // The write first: it locks the learner's entry, so the standing read next (a statement of its
+    // own, seeing what committed while it waited) is the one this write completes or not.
+    const added = await recordWatched(tx, learner.id, track.program.id, moduleId);
+    const standing = await readStanding(tx, learner.id, track.program.id);
+    const after = completionFrom(track, standing);
+    const before = added ? completionFrom(track, { ...standing, data: withoutModule(standing.data, moduleId) }) : after;
+    const watched = watchedModuleIds(standing.data, moduleIds);
+    return { watched, ...(await issueOnCompletion(tx, track, learner.id, before, after)) };
   });
+  // Committed: this instance forgets the standing it kept (docs/performance.md, "Caching signed-in reads").
+  standingCache.forget(learner.id);
+  return result;
+}
+
+function withoutModule(data: unknown, moduleId: string): unknown {
+  if (typeof data !== "object" || data === null) return data;
+  return Object.fromEntries(Object.entries(data).filter(([id]) => id !== moduleId));
 }
 
 /** An answer past the limit: 429, with the seconds until the learner may answer again. */
@@ -100,10 +136,13 @@ export class TooManyAnswers extends HttpError {
 type Attempt = typeof quizAttempts.$inferInsert;
 
 /**
- * Stores an attempt within the limit (QUIZ_ANSWER_LIMIT), in one transaction: the count (one
- * atomic upsert in rate_limits, whose row lock holds a concurrent answer to the same question back
- * until this one commits, on any instance), the new row, and the removal of the rows past the
- * latest `kept`. A refused answer rolls back and so does not count.
+ * Stores an attempt within the limit (QUIZ_ANSWER_LIMIT), in one transaction of two statements
+ * after the learner's progress row is locked (so that completing requests take turns, as in Mark
+ * as Watched): the count (an atomic upsert in rate_limits, whose row lock holds a concurrent answer
+ * to the same question back until this one commits, on any instance), the new row if within the
+ * limit, the removal of the rows past the latest `kept`, and the standing before it, all in one
+ * statement (docs/performance.md, "Caching signed-in reads"). A refused answer rolls back and so
+ * does not count.
  */
 async function recordAttempt(
   db: Db,
@@ -112,30 +151,64 @@ async function recordAttempt(
   now: Date,
 ): Promise<{ completion: Completion; issued: boolean }> {
   const { perWindow, windowSeconds, kept } = QUIZ_ANSWER_LIMIT;
+  const windowMs = windowSeconds * 1000;
+  const nowMs = now.getTime();
+  const windowStart = nowMs - windowMs;
+  const key = `quiz-answer:${attempt.userId}:${attempt.programId}:${attempt.questionIndex}`;
+  const sameQuestion = sql`${quizAttempts.userId} = ${attempt.userId} and ${quizAttempts.programId} = ${attempt.programId}
+    and ${quizAttempts.questionIndex} = ${attempt.questionIndex}`;
+  const standing = standingColumns(sql`${attempt.userId}::text`, sql`${attempt.programId}::text`);
   return db.transaction(async (tx) => {
-    const key = `quiz-answer:${attempt.userId}:${attempt.programId}:${attempt.questionIndex}`;
-    const counted = await countRequest(tx, key, windowSeconds * 1000, now.getTime());
-    if (counted.current > perWindow) throw new TooManyAnswers(Math.max(1, Math.ceil(counted.ttl / 1000)));
     // The answer that passes the quiz may complete the program: its certificate is issued here too
     // (docs/product.md, "Completion and certificates").
-    await lockProgress(tx, attempt.userId, track.program.id);
-    const before = await readCompletion(tx, track, attempt.userId);
-    await tx.insert(quizAttempts).values(attempt);
-    const sameQuestion = and(
-      eq(quizAttempts.userId, attempt.userId),
-      eq(quizAttempts.programId, attempt.programId),
-      eq(quizAttempts.questionIndex, attempt.questionIndex),
-    );
-    const older = tx
-      .select({ id: quizAttempts.id })
-      .from(quizAttempts)
-      .where(sameQuestion)
-      .orderBy(desc(quizAttempts.createdAt), desc(quizAttempts.id))
-      .offset(kept);
-    await tx.delete(quizAttempts).where(and(sameQuestion, inArray(quizAttempts.id, older)));
-    return issueOnCompletion(tx, track, attempt.userId, before);
+    await lockProgressRow(tx, attempt.userId, track.program.id);
+    // The statement's snapshot is taken after the lock: the standing read is the one this answer
+    // changes. Neither the removal nor the standing sees the new row (one snapshot): the removal
+    // keeps `kept - 1` of the others, and the standing is the one before this answer.
+    const result = await tx.execute(sql`with counted as (
+        insert into ${rateLimits} (id, key, count, last_request) values (${randomUUID()}, ${key}, 1, ${nowMs})
+        on conflict (key) do update set
+          count = case when ${rateLimits.lastRequest} <= ${windowStart} then 1 else ${rateLimits.count} + 1 end,
+          last_request = case when ${rateLimits.lastRequest} <= ${windowStart} then ${nowMs} else ${rateLimits.lastRequest} end
+        returning count, last_request
+      ), added as (
+        insert into ${quizAttempts} (user_id, program_id, question_index, option, correct)
+        select ${attempt.userId}, ${attempt.programId}, ${attempt.questionIndex}, ${attempt.option}, ${attempt.correct}
+        from counted where counted.count <= ${perWindow}
+        returning id
+      ), trimmed as (
+        delete from ${quizAttempts} where exists (select 1 from added) and ${quizAttempts.id} in (
+          select ${quizAttempts.id} from ${quizAttempts} where ${sameQuestion}
+          order by ${quizAttempts.createdAt} desc, ${quizAttempts.id} desc
+          offset ${kept - 1})
+      )
+      select counted.count, counted.last_request, ${standing.data} as data, ${standing.answers} as answers,
+        ${standing.certificateId} as certificate_id
+      from counted`);
+    const [row] = z.object({ rows: z.array(attemptRow).length(1) }).parse(result).rows;
+    if (!row) throw new Error("the answer's statement returned no row");
+    if (row.count > perWindow) {
+      // Requests counted together may carry clocks a few milliseconds apart (rate-limit-store.ts).
+      const ttl = Math.min(windowMs, Math.max(0, row.last_request + windowMs - nowMs));
+      throw new TooManyAnswers(Math.max(1, Math.ceil(ttl / 1000)));
+    }
+    const before: Standing = { data: row.data ?? {}, answers: row.answers ?? [], certificateId: row.certificate_id };
+    const answers = [
+      ...before.answers.filter((answer) => answer.questionIndex !== attempt.questionIndex),
+      { questionIndex: attempt.questionIndex, option: attempt.option, correct: attempt.correct },
+    ];
+    const after = completionFrom(track, { ...before, answers });
+    return issueOnCompletion(tx, track, attempt.userId, completionFrom(track, before), after);
   });
 }
+
+const attemptRow = z.object({
+  count: z.coerce.number(),
+  last_request: z.coerce.number(),
+  data: z.unknown(),
+  answers: z.nullable(z.array(z.object({ questionIndex: z.number(), option: z.string(), correct: z.boolean() }))),
+  certificate_id: z.nullable(z.string()),
+});
 
 /** Checks a chosen option on the server and records the attempt, within the limit per question. */
 export async function answerQuestion(
@@ -145,11 +218,13 @@ export async function answerQuestion(
   trackId: string,
   input: { questionIndex: number; option: string },
   now: Date,
+  standingCache: PerUserCache<Standing>,
 ): Promise<{ correct: boolean; completion: Completion; issued: boolean }> {
   const track = openTrack(catalog, learner, trackId);
   const quiz = trackQuiz(track);
   if (!quiz) throw new HttpError(404, "QUIZ_NOT_FOUND", LEARNING_MESSAGES.questionNotFound);
-  const watched = watchedModuleIds(await progressData(db, learner.id, track.program.id), [quiz.moduleId]);
+  const { data } = await cachedStanding(db, standingCache, learner.id, track.program.id);
+  const watched = watchedModuleIds(data, [quiz.moduleId]);
   if (!isQuizUnlocked(quiz, watched)) {
     throw new HttpError(403, "QUIZ_LOCKED", LEARNING_MESSAGES.quizLocked(quiz.section));
   }
@@ -160,7 +235,9 @@ export async function answerQuestion(
   }
   const correct = question.answer.trim().toUpperCase() === input.option;
   const attempt = { userId: learner.id, programId: track.program.id, questionIndex: input.questionIndex, option: input.option, correct };
-  return { correct, ...(await recordAttempt(db, track, attempt, now)) };
+  const recorded = await recordAttempt(db, track, attempt, now);
+  standingCache.forget(learner.id); // committed (docs/performance.md, "Caching signed-in reads")
+  return { correct, ...recorded };
 }
 
 function latest(dates: readonly (Date | null)[]): Date | null {

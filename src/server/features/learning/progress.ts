@@ -33,23 +33,29 @@ export async function startProgress(db: Db, userId: string): Promise<void> {
   await withOneRetry(() => createStarterProgress(db, userId));
 }
 
-/** Merges "this video is watched" into the learner's entry, idempotent; the entry as now stored. */
-export async function recordWatched(db: Db | Tx, userId: string, track: Track, moduleId: string): Promise<unknown> {
+/**
+ * Merges "this video is watched" into the learner's entry, idempotent; whether this write added it.
+ * Either way the entry's row is locked until the transaction ends (an upsert locks the row it finds
+ * even when its condition leaves it as it is).
+ */
+export async function recordWatched(tx: Tx, userId: string, track: Track, moduleId: string): Promise<boolean> {
   const entry = { [moduleId]: true };
-  const [row] = await db
+  const rows = await tx
     .insert(userProgress)
-    .values({ userId, programId: track, data: entry })
+    .values({ userId, programId: track, data: entry, startedAt: sql`now()` })
     .onConflictDoUpdate({
       target: [userProgress.userId, userProgress.programId],
       // An entry that is not an object (an older admin edit could store text) starts afresh.
       set: {
         data: sql`case when jsonb_typeof(${userProgress.data}) = 'object'
           then ${userProgress.data} || excluded.data else excluded.data end`,
+        startedAt: sql`coalesce(${userProgress.startedAt}, now())`,
         updatedAt: sql`now()`,
       },
+      setWhere: sql`not (jsonb_typeof(${userProgress.data}) = 'object' and ${userProgress.data} @> jsonb_build_object(${moduleId}::text, true))`,
     })
-    .returning({ data: userProgress.data });
-  return row?.data;
+    .returning({ userId: userProgress.userId });
+  return rows.length > 0;
 }
 
 /** A program's entry: the ids of its watched modules, each mapped to true. */
@@ -82,11 +88,13 @@ export async function replaceProgress(
         userId,
         programId: track,
         data,
+        startedAt: Object.keys(data).length > 0 ? sql`now()` : null,
       })),
     )
     .onConflictDoUpdate({
       target: [userProgress.userId, userProgress.programId],
-      set: { data: sql`excluded.data`, updatedAt: sql`now()` },
+      // The first watched video starts the program; clearing an entry keeps when it was started.
+      set: { data: sql`excluded.data`, startedAt: sql`coalesce(${userProgress.startedAt}, excluded.started_at)`, updatedAt: sql`now()` },
     });
   const previous = (track: Track) => before.find((row) => row.track === track)?.data ?? null;
   return entries.map(({ track, data }) => ({ track, from: previous(track), to: data }));

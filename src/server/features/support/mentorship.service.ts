@@ -144,7 +144,7 @@ export async function listAdminRequests(
       .offset((page - 1) * pageSize),
     db.select({ n: count() }).from(mentorshipRequests),
   ]);
-  const requests = rows.map(({ request, learnerName, learnerEmail }) => ({ ...view(request), learnerName, learnerEmail }));
+  const requests = rows.map(({ request, learnerName, learnerEmail }) => ({ ...view(request), learnerId: request.userId, learnerName, learnerEmail }));
   return { page, pageSize, total: total?.n ?? 0, requests };
 }
 

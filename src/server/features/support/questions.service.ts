@@ -252,7 +252,7 @@ export async function listAdminQuestions(
   const shown = await withAnswers(db, rows, viewerId);
   const questions = shown.flatMap(({ row, question }) =>
     isTrack(row.track)
-      ? [{ ...question, authorEmail: row.authorEmail, track: row.track, moduleId: row.moduleId, lessonTitle: row.lessonTitle, unanswered: !row.answered, priority: row.priority }]
+      ? [{ ...question, authorId: row.userId, authorEmail: row.authorEmail, track: row.track, moduleId: row.moduleId, lessonTitle: row.lessonTitle, unanswered: !row.answered, priority: row.priority }]
       : [],
   );
   return { page, pageSize, total: total?.n ?? 0, questions };

@@ -118,14 +118,24 @@ export async function setUserPlan(
   });
 }
 
+export type WaitlistPlace = typeof waitlist.$inferSelect;
+
 /**
  * Admits a waitlisted user: grants the track they paid for, marks them and their waitlist place
  * admitted, and records it, in one transaction. The user row is locked, so two admins clicking
- * Admit together admit once; the second is told the user is already admitted.
+ * Admit together admit once; the second is told the user is already admitted. `inTransaction`
+ * adds writes that stand or fall with this admission (Admit all counts it and queues the welcome
+ * email there, docs/admin.md, "Cohorts"); `reason` is the audit entry's (default "admin").
  */
 export async function admitFromWaitlist(
   db: Db,
-  input: { userId: string; actorId: string | null; now: Date },
+  input: {
+    userId: string;
+    actorId: string | null;
+    now: Date;
+    reason?: string;
+    inTransaction?: (tx: Tx, admitted: { user: UserRow; place: WaitlistPlace }) => Promise<void>;
+  },
 ): Promise<UserRow> {
   return db.transaction(async (tx) => {
     const user = await lockUser(tx, { userId: input.userId });
@@ -148,7 +158,7 @@ export async function admitFromWaitlist(
       actorId: input.actorId,
       subjectUserId: user.id,
       action: "waitlist.admitted",
-      reason: "admin",
+      reason: input.reason ?? "admin",
       changes: {
         track: place.plan,
         cohort: place.cohort,
@@ -156,6 +166,7 @@ export async function admitFromWaitlist(
         to: periodOf(next),
       },
     });
+    await input.inTransaction?.(tx, { user: admitted, place });
     return admitted;
   });
 }

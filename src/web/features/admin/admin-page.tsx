@@ -4,7 +4,9 @@ import { useSearchParams } from "react-router";
 import type { AdminSummary } from "../../../shared/contracts/admin.ts";
 import "./admin.css";
 import { useAdminSummary } from "./admin-api.ts";
+import { AnnouncementsTab } from "./announcements-tab.tsx";
 import { AuditTab } from "./audit-tab.tsx";
+import { DashboardTab } from "./dashboard-tab.tsx";
 import { MentorshipTab } from "./mentorship-tab.tsx";
 import { MessagesTab } from "./messages-tab.tsx";
 import { PaymentsTab } from "./payments-tab.tsx";
@@ -14,6 +16,8 @@ import { UsersTab } from "./users-tab.tsx";
 import { WaitlistTab } from "./waitlist-tab.tsx";
 
 const TABS = [
+  // The first tab, so /admin opens on how the academy is doing (docs/admin.md, "Dashboard").
+  { id: "dashboard", label: "Dashboard", Panel: DashboardTab },
   { id: "programs", label: "Programs", Panel: ProgramsTab },
   { id: "users", label: "Users", Panel: UsersTab },
   { id: "waitlist", label: "Waitlist", Panel: WaitlistTab },
@@ -22,7 +26,9 @@ const TABS = [
   { id: "messages", label: "Messages", Panel: MessagesTab },
   { id: "questions", label: "Questions", Panel: QuestionsTab },
   { id: "mentorship", label: "Mentorship", Panel: MentorshipTab },
-] as const satisfies readonly { id: keyof AdminSummary; label: string; Panel: () => React.ReactNode }[];
+  { id: "announcements", label: "Announcements", Panel: AnnouncementsTab },
+  // Dashboard and Announcements have no count in their labels: the summary counts only the tabs it names.
+] as const satisfies readonly { id: keyof AdminSummary | "dashboard" | "announcements"; label: string; Panel: () => React.ReactNode }[];
 
 type TabId = (typeof TABS)[number]["id"];
 
@@ -32,7 +38,7 @@ export function AdminPage() {
   const current = TABS.find((tab) => tab.id === params.get("tab")) ?? TABS[0];
 
   function open(id: TabId) {
-    setParams(id === "programs" ? {} : { tab: id });
+    setParams(id === TABS[0].id ? {} : { tab: id });
   }
 
   return (
@@ -40,7 +46,7 @@ export function AdminPage() {
       <h1>Admin Dashboard</h1>
       <div className="admin-tabs" role="tablist" aria-label="Admin sections">
         {TABS.map((tab) => {
-          const count = summary.data?.[tab.id];
+          const count = Object.entries(summary.data ?? {}).find(([key]) => key === tab.id)?.[1];
           return (
             <button
               key={tab.id}

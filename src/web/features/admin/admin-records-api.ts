@@ -52,10 +52,13 @@ export function useAdminUsers(filter: UsersFilter) {
   return useQuery(usersQuery(filter));
 }
 
-export function useAdminWaitlist(page: number) {
+/** The waitlist's places, of every cohort or of one (docs/admin.md, "Cohorts"). */
+export function useAdminWaitlist(page: number, cohort = "") {
+  const params = new URLSearchParams({ page: String(page) });
+  if (cohort) params.set("cohort", cohort);
   return useQuery({
-    queryKey: [...ADMIN_KEY, "waitlist", { page }],
-    queryFn: () => apiRequest(`/api/admin/waitlist?${new URLSearchParams({ page: String(page) })}`, waitlistListSchema),
+    queryKey: [...ADMIN_KEY, "waitlist", { page, cohort }],
+    queryFn: () => apiRequest(`/api/admin/waitlist?${params}`, waitlistListSchema),
     placeholderData: keepPreviousData,
   });
 }

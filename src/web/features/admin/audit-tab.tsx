@@ -6,7 +6,7 @@ import type { AuditEntry } from "../../../shared/contracts/admin.ts";
 import { PagedTable, usePageParam } from "../../ui/pagination.tsx";
 import { TextField } from "../../ui/text-field.tsx";
 import { formatLocalDateTime, useAdminAudit } from "./admin-records-api.ts";
-import { EmailText } from "./users-tab.tsx";
+import { UserLink } from "./user-link.tsx";
 import "./users.css";
 
 export function AuditTab() {
@@ -103,8 +103,8 @@ function AuditRow({ entry }: { entry: AuditEntry }) {
     <tr>
       <td className="cell-date">{formatLocalDateTime(entry.createdAt)}</td>
       <td className="nowrap">{entry.action}</td>
-      <td className="cell-email">{entry.subjectEmail ? <EmailText email={entry.subjectEmail} /> : "—"}</td>
-      <td className="cell-email">{entry.actorEmail ? <EmailText email={entry.actorEmail} /> : "System"}</td>
+      <td className="cell-email">{entry.subjectEmail ? <UserLink userId={entry.subjectId} email={entry.subjectEmail} /> : "—"}</td>
+      <td className="cell-email">{entry.actorEmail ? <UserLink userId={entry.actorId} email={entry.actorEmail} /> : "System"}</td>
       <td className="cell-reason">{entry.reason}</td>
       <td className="cell-changes">
         <code>{compactJson(entry.changes)}</code>

@@ -17,6 +17,7 @@ import { Modal } from "../../ui/modal.tsx";
 import { TextAreaField } from "../../ui/text-field.tsx";
 import { notify } from "../../ui/toast.tsx";
 import { ADMIN_KEY, refreshAdmin } from "./admin-api.ts";
+import { UserLink } from "./user-link.tsx";
 import "./certificates-modal.css";
 
 function certificatesKey(userId: string) {
@@ -43,7 +44,14 @@ function useRevokeCertificate() {
   });
 }
 
-export function CertificatesModal({ user, onClose }: { user: AdminUser; onClose: () => void }) {
+type CertificatesModalProps = {
+  user: Pick<AdminUser, "id" | "email">;
+  onClose: () => void;
+  /** Opened from somewhere else than the learner's own page: say whose page has the rest. */
+  linkToLearner?: boolean;
+};
+
+export function CertificatesModal({ user, onClose, linkToLearner = true }: CertificatesModalProps) {
   const certificates = useUserCertificates(user.id);
   const list = certificates.data?.certificates ?? [];
   return (
@@ -57,6 +65,11 @@ export function CertificatesModal({ user, onClose }: { user: AdminUser; onClose:
         </button>
       }
     >
+      {linkToLearner && (
+        <p className="muted">
+          Everything about this learner is on their page: <UserLink userId={user.id} email={user.email} />
+        </p>
+      )}
       {certificates.isPending ? (
         <p role="status">Loading...</p>
       ) : certificates.isError ? (

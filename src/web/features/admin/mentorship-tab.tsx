@@ -10,7 +10,7 @@ import { PagedTable, usePageParam } from "../../ui/pagination.tsx";
 import { TextAreaField, TextField } from "../../ui/text-field.tsx";
 import { formatLocalDateTime } from "./admin-records-api.ts";
 import { useAdminMentorship, useDecideMentorship } from "./admin-support-api.ts";
-import { EmailText } from "./users-tab.tsx";
+import { UserLink } from "./user-link.tsx";
 import "./users.css";
 import "./support.css";
 
@@ -51,9 +51,7 @@ export function MentorshipTab() {
                 <td className="cell-name">
                   {request.learnerName}
                   <br />
-                  <a href={`mailto:${request.learnerEmail}`}>
-                    <EmailText email={request.learnerEmail} />
-                  </a>
+                  <UserLink userId={request.learnerId} email={request.learnerEmail} />
                 </td>
                 <td className="cell-message">{request.topic}</td>
                 <td className="cell-message">{request.preferredTimes}</td>

@@ -2,7 +2,7 @@
 import type { AdminContactMessage } from "../../../shared/contracts/admin.ts";
 import { PagedTable, usePageParam } from "../../ui/pagination.tsx";
 import { formatLocalDateTime, useAdminMessages } from "./admin-records-api.ts";
-import { EmailText } from "./users-tab.tsx";
+import { EmailText } from "./user-link.tsx";
 import "./users.css";
 
 export function MessagesTab() {

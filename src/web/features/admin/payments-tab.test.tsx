@@ -19,6 +19,7 @@ let refundAnswer: { status: number; body: unknown };
 
 const PAID: AdminPayment = {
   id: "0b6c1c3e-8f2a-4c1e-9a7b-2f3c4d5e6f70",
+  userId: "u-ama",
   userEmail: "ama@example.com",
   userName: "Ama Mensah",
   kind: "subscription",

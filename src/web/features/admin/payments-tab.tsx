@@ -18,14 +18,15 @@ import {
   useAdminPayments,
   useRefundPayment,
 } from "./admin-records-api.ts";
-import { EmailText, PlanBadge } from "./users-tab.tsx";
+import { UserLink } from "./user-link.tsx";
+import { PlanBadge } from "./users-tab.tsx";
 import "./users.css";
 
 /**
  * docs/product.md, "Admin console": success green, failed red; an abandoned checkout (the learner
  * closed it) is no failure and reads neutral, as do pending and reversed; refunded its own colour.
  */
-const STATUS_BADGES: Record<PaymentStatus, string> = {
+export const STATUS_BADGES: Record<PaymentStatus, string> = {
   success: "badge-success",
   failed: "badge-failed",
   abandoned: "badge-neutral",
@@ -171,7 +172,7 @@ function PaymentRow({ payment, onRefund }: { payment: AdminPayment; onRefund: ()
   return (
     <tr>
       <td className="cell-email">
-        <EmailText email={payment.userEmail} />
+        <UserLink userId={payment.userId} email={payment.userEmail} />
       </td>
       <td>
         <PlanBadge plan={payment.plan} showId />

@@ -8,6 +8,7 @@ import { QuestionThread } from "../learning/lesson-questions.tsx";
 import { pageCount, Pagination, usePageParam } from "../../ui/pagination.tsx";
 import { refreshAdmin } from "./admin-api.ts";
 import { useAdminQuestions } from "./admin-support-api.ts";
+import { UserLink } from "./user-link.tsx";
 import "./support.css";
 
 const capitalize = (word: string) => word.charAt(0).toUpperCase() + word.slice(1);
@@ -68,7 +69,9 @@ function QuestionContext({ question }: { question: AdminQuestion }) {
       <span>
         {capitalize(question.track)}: <Link to={`/program/${question.track}/${question.moduleId}`}>{question.lessonTitle}</Link>
       </span>
-      <span className="muted">{question.authorEmail}</span>
+      <span className="muted">
+        <UserLink userId={question.authorId} email={question.authorEmail} />
+      </span>
     </p>
   );
 }

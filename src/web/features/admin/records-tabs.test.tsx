@@ -64,6 +64,7 @@ describe("Payments tab", () => {
       payments: [
         {
           id: "p1",
+          userId: "u-ama",
           userEmail: "ama@example.com",
           userName: "Ama Mensah",
           kind: "subscription",
@@ -77,6 +78,8 @@ describe("Payments tab", () => {
         },
         {
           id: "p2",
+          // The account was deleted: the payment is kept, without a learner to link to.
+          userId: null,
           userEmail: "yaw@example.com",
           userName: "",
           kind: "waitlist",
@@ -101,6 +104,9 @@ describe("Payments tab", () => {
     expect(second.getByText("Abandoned").className).toContain("badge-neutral");
     expect(second.getByText("Abandoned").className).not.toContain("badge-failed");
     expect(screen.getByText("Page 1 of 1")).toBeTruthy();
+    // docs/admin.md, "Learner page": the email opens the learner's page, while there is one.
+    expect(first.getByRole("link", { name: "ama@example.com" }).getAttribute("href")).toBe("/admin/users/u-ama");
+    expect(second.queryByRole("link")).toBeNull();
   });
 
   it("says when there are no payments", async () => {
@@ -187,7 +193,9 @@ describe("Audit tab", () => {
           id: 2,
           action: "plan.set",
           reason: "admin",
+          actorId: "u-kofi",
           actorEmail: "kofi@example.com",
+          subjectId: "u-ama",
           subjectEmail: "ama@example.com",
           changes: { from: { plan: "legacyFree" }, to: { plan: "intermediate" } },
           createdAt: "2025-08-04T09:30:00.000Z",
@@ -196,7 +204,9 @@ describe("Audit tab", () => {
           id: 1,
           action: "payment.credited",
           reason: "payment LTF-ADVANCED-1",
+          actorId: null,
           actorEmail: null,
+          subjectId: "u-yaw",
           subjectEmail: "yaw@example.com",
           changes: { plan: "advanced" },
           createdAt: "2025-08-03T09:30:00.000Z",
@@ -207,6 +217,9 @@ describe("Audit tab", () => {
 
     await screen.findByText("payment.credited");
     expect(rowWith("payment.credited").getByText("System")).toBeTruthy();
+    // docs/admin.md, "Learner page": who made the change and whom it was about, each a link to their page.
+    expect(rowWith("plan.set").getByRole("link", { name: "kofi@example.com" }).getAttribute("href")).toBe("/admin/users/u-kofi");
+    expect(rowWith("plan.set").getByRole("link", { name: "ama@example.com" }).getAttribute("href")).toBe("/admin/users/u-ama");
     expect(screen.getByText('{"from":{"plan":"legacyFree"},"to":{"plan":"intermediate"}}').tagName).toBe("CODE");
 
     fireEvent.change(screen.getByLabelText("Filter by user email"), { target: { value: "ama@example.com" } });

@@ -134,6 +134,8 @@ describe("Users tab (docs/product.md, Admin console)", () => {
     // Paid time queued after the current period is shown with it.
     expect(rowOf("efua@example.com").getByText(/^then Intermediate to /).textContent).toContain("2025");
     expect(rowOf("ama@example.com").getAllByText("N/A")).toHaveLength(2);
+    // docs/admin.md, "Learner page": each email opens that learner's page.
+    expect(rowOf("ama@example.com").getByRole("link", { name: "ama@example.com" }).getAttribute("href")).toBe("/admin/users/u-ama");
     expect(screen.getByText("Page 1 of 2")).toBeTruthy();
     expect(calls[0]?.url.search).toBe("?page=1&sort=newest");
   });

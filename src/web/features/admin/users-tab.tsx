@@ -17,6 +17,7 @@ import {
   usersCsvUrl,
   useSetUserPlan,
 } from "./admin-records-api.ts";
+import { UserLink } from "./user-link.tsx";
 import { ProgressModal } from "./progress-modal.tsx";
 import { CertificatesModal } from "./certificates-modal.tsx";
 import "./users.css";
@@ -247,19 +248,6 @@ function FixMissingPlansButton() {
   );
 }
 
-/** An email that wraps after its "@" when the column is narrow, rather than mid-word. */
-export function EmailText({ email }: { email: string }) {
-  const at = email.lastIndexOf("@");
-  if (at <= 0) return email;
-  return (
-    <>
-      {email.slice(0, at)}
-      <wbr />
-      {email.slice(at)}
-    </>
-  );
-}
-
 /**
  * A plan in the colours of docs/product.md, "Admin console", named as people read it or, with
  * `showId`, by its id.
@@ -271,17 +259,48 @@ export function PlanBadge({ plan, showId = false }: { plan: Plan | null; showId?
 
 type UserRowProps = { user: AdminUser; isSelf: boolean; onEditProgress: () => void; onShowCertificates: () => void };
 
-function UserRow({ user, isSelf, onEditProgress, onShowCertificates }: UserRowProps) {
+/**
+ * The plan selector: changes the plan at once (a paid plan runs one month from now). An admin's
+ * own is disabled (the server refuses it too). Here and on the learner page.
+ */
+export function PlanSelect({ user, isSelf }: { user: Pick<AdminUser, "id" | "email" | "plan">; isSelf: boolean }) {
   const setPlan = useSetUserPlan();
-  const admit = useAdmitUser();
   // While the change is on its way the selector shows the chosen plan, not the old one.
   const plan = setPlan.isPending ? setPlan.variables.plan : user.plan;
+  return (
+    <select
+      className="plan-select"
+      aria-label={`Plan for ${user.email}`}
+      title={isSelf ? ADMIN_MESSAGES.ownPlan : undefined}
+      value={plan ?? ""}
+      disabled={isSelf || setPlan.isPending}
+      onChange={(event) => {
+        const chosen = PLANS.find((value) => value === event.target.value);
+        if (chosen && chosen !== user.plan) setPlan.mutate({ user, plan: chosen });
+      }}
+    >
+      {plan === null && (
+        <option value="" disabled>
+          MISSING
+        </option>
+      )}
+      {PLANS.map((value) => (
+        <option key={value} value={value}>
+          {PLAN_LABELS[value]}
+        </option>
+      ))}
+    </select>
+  );
+}
+
+function UserRow({ user, isSelf, onEditProgress, onShowCertificates }: UserRowProps) {
+  const admit = useAdmitUser();
   const canAdmit = user.waitlistPaid && !user.waitlistAdmitted;
 
   return (
     <tr>
       <td className="cell-email">
-        <EmailText email={user.email} />
+        <UserLink userId={user.id} email={user.email} />
         {isSelf && <span className="muted"> (you)</span>}
       </td>
       <td className="cell-uid">
@@ -303,28 +322,7 @@ function UserRow({ user, isSelf, onEditProgress, onShowCertificates }: UserRowPr
       <td className="cell-date">{formatLocalDateTime(user.lastActiveAt)}</td>
       <td>
         <div className="cell-actions">
-          <select
-            className="plan-select"
-            aria-label={`Plan for ${user.email}`}
-            title={isSelf ? ADMIN_MESSAGES.ownPlan : undefined}
-            value={plan ?? ""}
-            disabled={isSelf || setPlan.isPending}
-            onChange={(event) => {
-              const chosen = PLANS.find((value) => value === event.target.value);
-              if (chosen && chosen !== user.plan) setPlan.mutate({ user, plan: chosen });
-            }}
-          >
-            {plan === null && (
-              <option value="" disabled>
-                MISSING
-              </option>
-            )}
-            {PLANS.map((value) => (
-              <option key={value} value={value}>
-                {PLAN_LABELS[value]}
-              </option>
-            ))}
-          </select>
+          <PlanSelect user={user} isSelf={isSelf} />
           <button
             type="button"
             className="button button-small"

@@ -1,0 +1,45 @@
+// The welcome email of a learner admitted with their cohort (docs/admin.md, "Cohorts"), sent by
+// the job queue: the cohort, the track and its start day on the academy's calendar, and a link
+// to the program.
+import { eq } from "drizzle-orm";
+import { z } from "zod";
+import { formatCohortStart } from "../../../shared/contracts/cohorts.ts";
+import { PAID_PLANS, PLAN_LABELS } from "../../../shared/plans.ts";
+import type { Db } from "../../db/client.ts";
+import { cohorts, users } from "../../db/schema.ts";
+import { emailLayout } from "../../emails/layout.ts";
+import type { Mailer } from "../../integrations/mail.ts";
+
+export const COHORT_WELCOME_JOB = "cohort.welcome";
+
+export const welcomeJobSchema = z.object({ userId: z.string(), cohort: z.string(), track: z.enum(PAID_PLANS) });
+export type WelcomeJob = z.infer<typeof welcomeJobSchema>;
+
+export function createWelcomeJobHandler(deps: { db: Db; mailer: Mailer; appUrl: string }) {
+  return async (payload: unknown) => {
+    const job = welcomeJobSchema.parse(payload);
+    const [row] = await deps.db
+      .select({ email: users.email, name: users.name, startsOn: cohorts.startsOn })
+      .from(users)
+      .innerJoin(cohorts, eq(cohorts.name, job.cohort))
+      .where(eq(users.id, job.userId));
+    // The account was closed before the email went: nobody to welcome.
+    if (!row) return;
+    const track = PLAN_LABELS[job.track];
+    // The start as it stands when the email goes: an administrator may have moved it since.
+    const start = formatCohortStart(row.startsOn);
+    await deps.mailer.send(
+      emailLayout({
+        to: row.email,
+        name: row.name,
+        subject: `Welcome to the ${job.cohort} cohort of Trading Academy`,
+        heading: `Welcome to the ${job.cohort} cohort`,
+        paragraphs: [
+          `You have been admitted to the ${track} track of the ${job.cohort} cohort. The cohort starts on ${start}.`,
+          `Your ${track} program is open now, with a month of access, so you can look around before the start.`,
+        ],
+        action: { label: `Open the ${track} program`, url: `${deps.appUrl}/program/${job.track}` },
+      }),
+    );
+  };
+}

@@ -1,0 +1,131 @@
+// The cohorts of the admin console (docs/admin.md, "Cohorts"): the quarterly intakes, their paid
+// places by track, and "Admit all", which admits a cohort's track in one run the browser follows.
+import * as z from "zod/mini";
+import { ACADEMY_TIME_ZONE } from "../academy-time.ts";
+import { PAID_PLANS, PLAN_LABELS, type PaidPlan } from "../plans.ts";
+import { paginationSchema } from "./admin.ts";
+
+/** Cohorts shown per page of the Waitlist tab, newest start first. */
+export const COHORTS_PAGE_SIZE = 6;
+export const COHORT_NAME_MAX = 60;
+
+const track = (name: PaidPlan) => PLAN_LABELS[name];
+
+export const COHORT_MESSAGES = {
+  nameRequired: "Enter the cohort's name, for example January 2027.",
+  startRequired: "Enter the cohort's start date.",
+  tracksRequired: "Choose at least one track: Intermediate, Advanced or both.",
+  exists: (name: string) => `There is already a cohort named ${name}.`,
+  notFound: (name: string) => `There is no cohort named ${name}.`,
+  trackHasPlaces: (cohort: string, plan: PaidPlan, places: number) =>
+    `${places} ${places === 1 ? "learner has" : "learners have"} paid for the ${track(plan)} track of ${cohort}, so it stays.`,
+  created: (name: string) => `Cohort ${name} created.`,
+  saved: (name: string) => `Cohort ${name} saved.`,
+  saveFailed: "Failed to save the cohort.",
+  everyoneAdmitted: (cohort: string, plan: PaidPlan) => `Everyone on the ${cohort} ${track(plan)} waitlist is already admitted.`,
+  alreadyRunning: (cohort: string, plan: PaidPlan) => `Admit all is already running for the ${cohort} ${track(plan)} waitlist.`,
+  runNotFound: "This Admit all run does not exist.",
+  admitAllTitle: (cohort: string, plan: PaidPlan) => `Admit all ${track(plan)} learners of ${cohort}`,
+  admitAllConfirm: (count: number, cohort: string, plan: PaidPlan, startsOn: string) =>
+    `Admit ${count} paid ${count === 1 ? "learner" : "learners"} of the ${cohort} ${track(plan)} waitlist? Each gets a month of the ${track(plan)} track and an email welcoming them to the cohort, which starts on ${formatCohortStart(startsOn)}.`,
+  admitAllFailed: "Failed to start Admit all.",
+  progress: (done: number, total: number) => `Admitting: ${done} of ${total}`,
+  result: (admitted: number, total: number) => `Admitted ${admitted} of ${total}`,
+  failures: (failed: number, error: string | null) =>
+    `${failed} could not be admitted${error ? ` (${error})` : ""}. Start Admit all again to try them once more.`,
+  skipped: (skipped: number) =>
+    `${skipped} ${skipped === 1 ? "was" : "were"} admitted by hand or refunded while it ran.`,
+  stopped: (error: string | null) => `Admit all stopped${error ? `: ${error}` : ""}. Start it again to admit the rest.`,
+} as const;
+
+const dayFormat = new Intl.DateTimeFormat("en-GB", {
+  timeZone: ACADEMY_TIME_ZONE,
+  weekday: "long",
+  day: "numeric",
+  month: "long",
+  year: "numeric",
+});
+
+/** A cohort's start day as people read it, on the academy's calendar: "Friday 1 January 2027". */
+export function formatCohortStart(startsOn: string): string {
+  // Midday: the day is the same on Accra's calendar whatever its offset from UTC.
+  return dayFormat.format(new Date(`${startsOn}T12:00:00Z`)).replace(",", "");
+}
+
+const planSchema = z.enum(PAID_PLANS, { error: COHORT_MESSAGES.tracksRequired });
+
+const cohortName = z
+  .string({ error: COHORT_MESSAGES.nameRequired })
+  .check(z.trim(), z.minLength(1, COHORT_MESSAGES.nameRequired), z.maxLength(COHORT_NAME_MAX, COHORT_MESSAGES.nameRequired));
+
+/** The cohort's fields as the form sends them; the start is a calendar day (YYYY-MM-DD). */
+const cohortFields = {
+  startsOn: z.iso.date({ error: COHORT_MESSAGES.startRequired }),
+  tracks: z
+    .array(planSchema, { error: COHORT_MESSAGES.tracksRequired })
+    .check(z.minLength(1, COHORT_MESSAGES.tracksRequired), z.maxLength(PAID_PLANS.length * 2, COHORT_MESSAGES.tracksRequired)),
+};
+
+/** POST /api/admin/cohorts: a new cohort (409 when the name, in any case, is taken). */
+export const createCohortRequestSchema = z.object({ name: cohortName, ...cohortFields });
+export type CreateCohortRequest = z.input<typeof createCohortRequestSchema>;
+
+/** PUT /api/admin/cohorts/:name: its start and tracks (a track with paid places stays). */
+export const updateCohortRequestSchema = z.object(cohortFields);
+export type UpdateCohortRequest = z.input<typeof updateCohortRequestSchema>;
+
+export const cohortParamsSchema = z.object({ name: z.string().check(z.minLength(1), z.maxLength(COHORT_NAME_MAX)) });
+
+export const cohortsQuerySchema = z.object({
+  page: z._default(z.coerce.number().check(z.int(), z.minimum(1), z.maximum(100_000)), 1),
+});
+
+/** POST /api/admin/cohorts/:name/admit-all */
+export const admitAllRequestSchema = z.object({ track: planSchema });
+
+export const admissionRunParamsSchema = z.object({ id: z.uuid(COHORT_MESSAGES.runNotFound) });
+
+export const ADMISSION_RUN_STATUSES = ["running", "done", "failed"] as const;
+
+/**
+ * One "Admit all": how many were waiting when it started (`total`), how many it has admitted and
+ * how many failed so far. `done` or `failed` once it has ended.
+ */
+export const admissionRunSchema = z.object({
+  id: z.string(),
+  cohort: z.string(),
+  track: z.enum(PAID_PLANS),
+  status: z.enum(ADMISSION_RUN_STATUSES),
+  total: z.int(),
+  admitted: z.int(),
+  failed: z.int(),
+  lastError: z.nullable(z.string()),
+  createdAt: z.string(),
+  finishedAt: z.nullable(z.string()),
+});
+export type AdmissionRun = z.infer<typeof admissionRunSchema>;
+export const admissionRunResponseSchema = z.object({ run: admissionRunSchema });
+
+/** A track of a cohort: its paid places, how many of them are admitted, and its latest run. */
+export const cohortTrackSchema = z.object({
+  track: z.enum(PAID_PLANS),
+  /** Whether the cohort offers it; a track with places but not offered is still shown. */
+  offered: z.boolean(),
+  paid: z.int(),
+  admitted: z.int(),
+  lastRun: z.nullable(admissionRunSchema),
+});
+export type CohortTrack = z.infer<typeof cohortTrackSchema>;
+
+export const cohortSchema = z.object({
+  name: z.string(),
+  startsOn: z.string(),
+  tracks: z.array(z.enum(PAID_PLANS)),
+  byTrack: z.array(cohortTrackSchema),
+});
+export type Cohort = z.infer<typeof cohortSchema>;
+export const cohortResponseSchema = z.object({ cohort: cohortSchema });
+
+/** GET /api/admin/cohorts?page=: newest start first. */
+export const cohortListSchema = z.extend(paginationSchema, { cohorts: z.array(cohortSchema) });
+export type CohortList = z.infer<typeof cohortListSchema>;

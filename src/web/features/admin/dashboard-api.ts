@@ -1,0 +1,21 @@
+// The dashboard's one call (docs/admin.md, "Dashboard"): every figure for the funnel's period,
+// computed by the server. The figures of the period on screen stay while another period loads.
+import { keepPreviousData, useQuery } from "@tanstack/react-query";
+import { dashboardSchema } from "../../../shared/contracts/admin-dashboard.ts";
+import { apiRequest } from "../../lib/api.ts";
+import { ADMIN_KEY } from "./admin-api.ts";
+
+/** The funnel's days as the address holds them; "" leaves that end to the server's default. */
+export type DashboardPeriod = { from: string; to: string };
+
+export function useAdminDashboard(period: DashboardPeriod, enabled: boolean) {
+  const params = new URLSearchParams();
+  if (period.from) params.set("from", period.from);
+  if (period.to) params.set("to", period.to);
+  return useQuery({
+    queryKey: [...ADMIN_KEY, "dashboard", period],
+    queryFn: () => apiRequest(`/api/admin/dashboard?${params}`, dashboardSchema),
+    placeholderData: keepPreviousData,
+    enabled,
+  });
+}
