@@ -250,7 +250,11 @@ export const userProgress = pgTable(
   },
   (table) => [
     primaryKey({ columns: [table.userId, table.programId] }),
-    index("user_progress_program_started_idx").on(table.programId, table.startedAt),
+    // Who started each program (docs/admin.md, "Dashboard"): counted, and joined to the funnel's
+    // learners, from the index alone.
+    index("user_progress_started_idx")
+      .on(table.programId, table.userId)
+      .where(sql`${table.startedAt} is not null`),
   ],
 );
 
@@ -312,9 +316,15 @@ export const payments = pgTable(
   },
   (table) => [
     index("payments_created_idx").on(sql`${table.createdAt} desc`),
-    // The dashboard's revenue by month: money received, by the day it arrived.
+    // The dashboard's revenue by month: money received, by the day it arrived, summed from the
+    // index alone (docs/admin.md, "Dashboard").
     index("payments_paid_idx")
-      .on(table.paidAt)
+      .on(table.paidAt, table.status, table.currency, table.amountMinor)
+      .where(sql`${table.paidAt} is not null`),
+    // The funnel's last step: did a learner ever pay? (The status is a column, not part of the
+    // condition: a condition naming an enum value fails in the migration that adds the value.)
+    index("payments_paid_user_idx")
+      .on(table.userId, table.status)
       .where(sql`${table.paidAt} is not null`),
     // Reconciliation's work list: the payments still waiting for Paystack's word.
     index("payments_pending_idx").on(table.createdAt).where(sql`${table.status} = 'pending'`),
