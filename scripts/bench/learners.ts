@@ -1,9 +1,14 @@
 // Signed-in learners made through the HTTP API, as e2e/support/accounts.ts makes them: each
 // registers from a loopback source address of its own (registration is limited per address),
 // verifies with the link from the development mailbox and signs in for its session cookie.
+import { createHmac, randomBytes } from "node:crypto";
 import { setTimeout as sleep } from "node:timers/promises";
+import { sql } from "drizzle-orm";
+import { z } from "zod";
+import { openDatabase } from "../../src/server/db/client.ts";
 import { optionLetterOrPosition } from "../../src/shared/quiz-option.ts";
 import { loopbackCall, type LoopbackAnswer } from "../../src/server/testing/loopback-http.ts";
+import type { Database } from "./processes.ts";
 
 const PASSWORD = "Bench-Trading-Academy-2025";
 
@@ -99,4 +104,45 @@ export async function trackShape(base: string, cookie: string, track: string): P
     return optionLetterOrPosition(String(options[0]), 0);
   });
   return { firstModuleId: first.id, answers };
+}
+
+/**
+ * `count` more learners like the signed-in one of `templateCookie` (the same plan and progress
+ * entries, so the quiz is open to them), each with a session, written straight into the database
+ * while the app is stopped (PGlite allows one process), and the Cookie header of each, signed with
+ * the app's `secret` as the auth library signs its cookie (src/server/auth/session.ts). Quiz answers
+ * are limited to 5 a minute per learner and question: a run of several thousand answers a second
+ * needs thousands of learners, and two password hashes each (registration, sign-in) would take
+ * minutes.
+ */
+export async function copiedLearners(database: Database, templateCookie: string, count: number, secret: string): Promise<string[]> {
+  const [name, value] = templateCookie.split("; ").find((cookie) => cookie.includes("session_token="))?.split("=") ?? [];
+  const templateToken = decodeURIComponent(value ?? "").split(".")[0];
+  if (!name || !templateToken) throw new Error("the template learner has no session cookie");
+  const prefix = `bench-${randomBytes(18).toString("base64url")}-`;
+  const opened = await openDatabase(database.kind === "pglite" ? { kind: "pglite", dataDir: database.dataDir } : database);
+  try {
+    await opened.db.transaction(async (tx) => {
+      const numbers = sql`generate_series(1, ${count}::int) as n`;
+      const template = sql`(select user_id from sessions where token = ${templateToken})`;
+      const inserted = await tx.execute(sql`insert into users (id, name, email, email_verified, subscription_plan, subscription_status)
+        select ${prefix} || n, t.name, ${prefix} || n || '@example.com', true, t.subscription_plan, t.subscription_status
+        from ${numbers}, users t where t.id = ${template} returning id`);
+      if (z.object({ rows: z.array(z.unknown()) }).parse(inserted).rows.length !== count) {
+        throw new Error("the template learner's session was not found");
+      }
+      // The template's expiry, so that none is due for the library's refresh (a write per request).
+      await tx.execute(sql`insert into sessions (id, user_id, token, expires_at)
+        select ${prefix} || n, ${prefix} || n, ${prefix} || n, t.expires_at from ${numbers}, sessions t where t.token = ${templateToken}`);
+      await tx.execute(sql`insert into user_progress (user_id, program_id, data, started_at)
+        select ${prefix} || n, p.program_id, p.data, p.started_at from ${numbers}, user_progress p where p.user_id = ${template}`);
+    });
+  } finally {
+    await opened.close();
+  }
+  return Array.from({ length: count }, (_, i) => {
+    const token = `${prefix}${i + 1}`;
+    const signature = createHmac("sha256", secret).update(token).digest("base64");
+    return `${name}=${encodeURIComponent(`${token}.${signature}`)}`;
+  });
 }

@@ -1,6 +1,7 @@
 // Child processes under test: the built app (node dist/node/dev/main.js) and the bare
 // Fastify hello-world, each on a free loopback port, stopped with SIGTERM.
 import { spawn, type ChildProcess } from "node:child_process";
+import { randomBytes } from "node:crypto";
 import { existsSync, readFileSync } from "node:fs";
 import http from "node:http";
 import { dirname, join } from "node:path";
@@ -13,6 +14,9 @@ export const projectRoot = join(dirname(fileURLToPath(import.meta.url)), "..", "
 export const serverEntry = join(projectRoot, "dist", "node", "dev", "main.js");
 
 export type Database = { kind: "pglite"; dataDir: string } | { kind: "postgres"; url: string };
+
+/** The app's AUTH_SECRET in this run: the bench signs the session cookies of the learners it adds. */
+export const BENCH_AUTH_SECRET = randomBytes(36).toString("base64url");
 
 export type Running = {
   name: string;
@@ -141,6 +145,7 @@ export async function startApp(database: Database): Promise<Running> {
     HOST: "127.0.0.1",
     APP_URL: base,
     LOG_LEVEL: "warn",
+    AUTH_SECRET: BENCH_AUTH_SECRET,
     ...(database.kind === "pglite" ? { DATA_DIR: database.dataDir } : { DATABASE_URL: database.url }),
   });
   return startProcess({

@@ -21,11 +21,11 @@ import {
   type LighthousePage,
   type LighthouseResult,
 } from "./frontend.ts";
-import { signedInLearner, signedInLearners, trackShape } from "./learners.ts";
+import { copiedLearners, signedInLearner, signedInLearners, trackShape } from "./learners.ts";
 import { autocannonVersion, runLoad, type LoadResult, type LoadSettings, type LoadTarget } from "./load.ts";
 import { describeMachine, type Machine } from "./machine.ts";
 import { createScratchDatabase, dropScratchDatabase, postgresVersion, SCRATCH_DATABASE } from "./postgres.ts";
-import { projectRoot, startApp, startHelloWorld, usePortsFrom, type Database, type Running } from "./processes.ts";
+import { BENCH_AUTH_SECRET, projectRoot, startApp, startHelloWorld, usePortsFrom, type Database, type Running } from "./processes.ts";
 import {
   budgetRow,
   decimal,
@@ -54,6 +54,8 @@ Options:
                        ceiling and every route (default 100,50)
   --warmup S           unmeasured seconds of load before each route (default 2)
   --learners N         signed-in learners sharing the connections (default 20)
+  --quiz-learners N    learners the quiz answers go round, copied in the database from
+                       a signed-in one (default 6000; 5 answers a minute per question)
   --lighthouse-runs N  Lighthouse runs per page, the median kept (default 1)
   --startup-runs N     starts on an existing database, per database (default 3)
   --users N            users seeded for the admin timings (default 100000)
@@ -72,6 +74,7 @@ type LoadPlan = { connections: number[]; durationS: number; warmupS: number };
 type Options = {
   load: LoadPlan;
   learners: number;
+  quizLearners: number;
   lighthouseRuns: number;
   startupRuns: number;
   users: number;
@@ -100,6 +103,7 @@ function parseOptions(argv: string[]): Options | "help" {
       connections: { type: "string", default: "100,50" },
       warmup: { type: "string", default: "2" },
       learners: { type: "string", default: "20" },
+      "quiz-learners": { type: "string", default: "6000" },
       "lighthouse-runs": { type: "string", default: "1" },
       "startup-runs": { type: "string", default: "3" },
       users: { type: "string", default: "100000" },
@@ -129,6 +133,7 @@ function parseOptions(argv: string[]): Options | "help" {
       warmupS: positive("warmup", values.warmup, true),
     },
     learners: positive("learners", values.learners),
+    quizLearners: positive("quiz-learners", values["quiz-learners"]),
     lighthouseRuns: positive("lighthouse-runs", values["lighthouse-runs"]),
     startupRuns: positive("startup-runs", values["startup-runs"]),
     users: positive("users", values.users),
@@ -199,18 +204,12 @@ function logResult(label: string, result: RouteResult): void {
  * Every route at each connection count of the plan, the server's CPU time read around each; each
  * result goes into `results` as it is measured, so a failing route keeps the ones before it.
  */
-async function loadRoutes(app: Running, cookies: string[], plan: LoadPlan, results: RouteResult[]): Promise<void> {
+async function loadRoutes(app: Running, learners: BenchLearners, plan: LoadPlan, results: RouteResult[]): Promise<void> {
   const { base } = app;
-  const { firstModuleId, answers } = await trackShape(base, cookies[0] ?? "", "beginner");
-  // Every learner watches the first video, which opens the quiz.
-  for (const cookie of cookies) {
-    const watched = await fetch(`${base}/api/programs/beginner/modules/${firstModuleId}/watched`, {
-      method: "POST",
-      headers: { cookie, origin: base },
-    });
-    await watched.arrayBuffer();
-    if (!watched.ok) throw new Error(`marking the first video watched answered ${watched.status}`);
-  }
+  const { cookies, quizCookies, firstModuleId, answers } = learners;
+  // The quiz answers go round the copied learners, then the questions, one pass after the other:
+  // as few answers per learner and question in a minute as the run allows (the app takes 5).
+  let nextAnswer = 0;
   const settleUrl = `${base}/api/health`;
   const targets: LoadTarget[] = [
     { label: ROUTES.programs, url: `${base}/api/programs`, settleUrl },
@@ -229,12 +228,14 @@ async function loadRoutes(app: Running, cookies: string[], plan: LoadPlan, resul
             label: ROUTES.quiz,
             url: `${base}/api/programs/beginner/quiz/answers`,
             method: "POST" as const,
-            // Each request the next question, then the next learner: as few answers per learner
-            // and question as the run allows (the app takes 5 a minute, then answers 429).
-            requestAt: (index: number) => ({
-              cookie: cookies[Math.floor(index / answers.length) % cookies.length] ?? "",
-              body: JSON.stringify({ questionIndex: index % answers.length, option: answers[index % answers.length] }),
-            }),
+            requestAt: () => {
+              const index = nextAnswer++;
+              const question = Math.floor(index / quizCookies.length) % answers.length;
+              return {
+                cookie: quizCookies[index % quizCookies.length] ?? "",
+                body: JSON.stringify({ questionIndex: question, option: answers[question] }),
+              };
+            },
             settleUrl,
           },
         ]
@@ -249,6 +250,41 @@ async function loadRoutes(app: Running, cookies: string[], plan: LoadPlan, resul
       results.push(result);
     }
   }
+}
+
+type BenchLearners = {
+  /** Registered, verified and signed in through the API; they have watched the first video. */
+  cookies: string[];
+  /** Copies of the first, for the quiz answers. */
+  quizCookies: string[];
+  firstModuleId: string;
+  /** The first option of each question of the quiz. */
+  answers: string[];
+};
+
+/**
+ * The learners of the load: `options.learners` made through the API, who watch the first video
+ * (it opens the quiz); then, the app stopped, `options.quizLearners` copies of the first written in
+ * the database, and the app started again. Returns the app now running.
+ */
+async function prepareLearners(app: Running, database: Database, label: DbLabel, options: Options): Promise<{ app: Running; learners: BenchLearners }> {
+  const started = performance.now();
+  const cookies = await signedInLearners(app.base, label.toLowerCase(), options.learners);
+  log(`  ${cookies.length} learners registered, verified and signed in (${seconds(performance.now() - started)})`);
+  const { firstModuleId, answers } = await trackShape(app.base, cookies[0] ?? "", "beginner");
+  for (const cookie of cookies) {
+    const watched = await fetch(`${app.base}/api/programs/beginner/modules/${firstModuleId}/watched`, {
+      method: "POST",
+      headers: { cookie, origin: app.base },
+    });
+    await watched.arrayBuffer();
+    if (!watched.ok) throw new Error(`marking the first video watched answered ${watched.status}`);
+  }
+  await app.stop();
+  const copied = performance.now();
+  const quizCookies = await copiedLearners(database, cookies[0] ?? "", options.quizLearners, BENCH_AUTH_SECRET);
+  log(`  ${quizCookies.length} learners copied for the quiz answers (${seconds(performance.now() - copied)})`);
+  return { app: await startApp(database), learners: { cookies, quizCookies, firstModuleId, answers } };
 }
 
 const LIGHTHOUSE_PAGES = ["/", "/program", "/subscription", "/login"];
@@ -296,10 +332,9 @@ async function measureApp(
     }
     if (!options.skip.has("api")) {
       try {
-        const started = performance.now();
-        const cookies = await signedInLearners(app.base, label.toLowerCase(), options.learners);
-        log(`  ${cookies.length} learners registered, verified and signed in (${seconds(performance.now() - started)})`);
-        await loadRoutes(app, cookies, options.load, run.load);
+        const prepared = await prepareLearners(app, database, label, options);
+        app = prepared.app;
+        await loadRoutes(app, prepared.learners, options.load, run.load);
       } catch (error) {
         run.loadError = errorText(error);
         log(`  load: ${run.loadError}`);
@@ -345,7 +380,7 @@ function machineSection(machine: Machine, options: Options): Section {
   const settings =
     `Load: autocannon ${autocannonVersion}, loopback, ${options.load.connections.join(" and then ")} connections, ` +
     `${options.load.durationS} s per route after ${options.load.warmupS} s of unmeasured warm-up, no pipelining; ` +
-    `signed-in routes spread over ${options.learners} learners. Lighthouse: ${options.lighthouseRuns} run(s) per page ` +
+    `signed-in routes spread over ${options.learners} learners, quiz answers over ${integer(options.quizLearners)}. Lighthouse: ${options.lighthouseRuns} run(s) per page ` +
     `(median performance kept), default mobile configuration with simulated throttling, Chromium flags ` +
     `\`${CHROMIUM_FLAGS.join(" ")}\`.`;
   return { title: "Machine", markdown: `${table(["", ""], rows)}\n\n${settings}`, budgets: [] };
@@ -435,13 +470,14 @@ function apiSection(ceilings: RouteResult[], ceilingError: string | null, runs: 
       (limited.length > 0
         ? `**Yet 429 answers were seen on: ${limited.map((result) => result.label).join(", ")}.**`
         : "No other 429 answer was seen in this run."),
-    `The quiz answers go round the learners and the questions; past 5 a minute for one learner and question ` +
-      `the app answers 429 (cheaper than an answer), so a quiz run with more than ${percent(MOST_REFUSED)} of 429s is ` +
-      "not held against its budget: more learners (--learners) spread the answers.",
+    `The quiz answers go round ${integer(options.quizLearners)} learners (copies of a signed-in one, written in ` +
+      "the database with their sessions), then the questions: each a real answer, stored and trimmed. Past 5 a minute " +
+      `for one learner and question the app answers 429, so a quiz run with more than ${percent(MOST_REFUSED)} of 429s ` +
+      "is not held against its budget: more learners (--quiz-learners) spread the answers.",
     "Each route is requested once, alone, before its warm-up: one-time work (the exchange rate that the " +
       "first GET /api/prices fetches and caches for an hour) stays out of the figures.",
-    "POST .../watched writes the learner's progress row on every request (idempotent, but an UPDATE " +
-      "each time); the connections share the learners in turn.",
+    "POST .../watched marks a video the learner has already watched (the app answers from the standing it " +
+      "has, without a write); the connections share the learners in turn.",
   ];
   const markdown = `${table(
     ["server", "route", ">connections", ">req/s", ">p50 ms", ">p99 ms", ">vs ceiling", ">CPU ms/request", ">non-2xx / errors"],

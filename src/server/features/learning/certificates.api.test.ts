@@ -23,6 +23,7 @@ const USERS = {
   noQuiz: { plan: "advanced" },
   twiceAtOnce: {},
   lastTwoAtOnce: {},
+  lastAnswersAtOnce: {},
   repeat: {},
   verified: {},
   revoked: {},
@@ -238,6 +239,23 @@ describe("completion and certificates API", () => {
       const rows = await certificatesOf(learner);
       expect(rows).toHaveLength(1);
       expect((await getTrack(learner, track)).json().completion.certificateId).toBe(rows[0]?.id);
+    });
+
+    it("the last two passing answers at once: the certificate is issued, once", async () => {
+      const learner = user("lastAnswersAtOnce");
+      const track = "beginner";
+      await watchAll(learner, track);
+      const questions = questionsOf(track);
+      const lastTwo = [questions.length - 2, questions.length - 1];
+      await answerAllCorrectly(learner, track, lastTwo);
+      const responses = await Promise.all(lastTwo.map((index) => answer(learner, track, index, questions[index]?.answer ?? "")));
+      for (const response of responses) expect(response.statusCode, response.body).toBe(200);
+      const rows = await certificatesOf(learner);
+      expect(rows).toHaveLength(1);
+      // The answer that completed the program says so; whichever it was, the track shows it.
+      expect(responses.filter((response) => response.json().completion.certificateId === rows[0]?.id).length).toBeGreaterThanOrEqual(1);
+      expect((await getTrack(learner, track)).json().completion.certificateId).toBe(rows[0]?.id);
+      expect(await certificateJobs(rows[0]?.id ?? "")).toHaveLength(1);
     });
 
     it("repeating a write after completion issues nothing more", async () => {

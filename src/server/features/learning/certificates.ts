@@ -1,5 +1,5 @@
-// Certificates (docs/product.md, "Completion and certificates"): issued in the transaction of the
-// write that completes a program, verified by anyone who has the number, revoked by an admin.
+// Certificates (docs/product.md, "Completion and certificates"): issued after the write that
+// completes a program, verified by anyone who has the number, revoked by an admin.
 import { randomBytes } from "node:crypto";
 import { and, desc, eq, isNull } from "drizzle-orm";
 import { z } from "zod";
@@ -32,11 +32,7 @@ export function newCertificateId(): string {
   return `TA-${code}`;
 }
 
-/**
- * Holds the learner's progress entry on the program until the transaction ends, so that two
- * writes that could each complete the program (the last video, the passing answer) are decided
- * one after the other, the second seeing the first.
- */
+/** Whether the learner ever had a certificate for the program, revoked or not. */
 async function everCertified(tx: Tx, userId: string, track: Track): Promise<boolean> {
   const [row] = await tx
     .select({ id: certificates.id })
@@ -47,38 +43,41 @@ async function everCertified(tx: Tx, userId: string, track: Track): Promise<bool
 }
 
 /**
- * After a learner's write, in its transaction (after lockStanding and the write): issues the
- * certificate when the program is now complete (`completion`, what the write made of the standing)
- * and has no valid one, provided this write completed it or the learner was never certified for it.
- * So a revoked certificate is not issued again by a repeated click, but is when the learner
- * completes the program anew (after an admin's reset). Announced by email through the job queue.
- * Returns the completion as it now stands.
+ * After a learner's write has committed and the standing was read again (`completion`, what it
+ * now is; `before`, what it was without the write): issues the certificate when the program is
+ * complete and has no valid one, provided this write completed it or the learner was never
+ * certified for it. So a revoked certificate is not issued again by a repeated click, but is when
+ * the learner completes the program anew (after an admin's reset). The certificate and the job
+ * that announces it by email are written in one transaction; the unique partial index keeps one
+ * valid certificate per learner and program when two writes complete it at once. Returns the
+ * completion as it now stands.
  */
 export async function issueOnCompletion(
-  tx: Tx,
+  db: Db,
   track: CatalogTrack,
   userId: string,
   before: Completion,
   completion: Completion,
 ): Promise<{ completion: Completion; issued: boolean }> {
   if (!completion.complete || completion.certificateId !== null) return { completion, issued: false };
-  if (before.complete && (await everCertified(tx, userId, track.program.id))) return { completion, issued: false };
-  const [holder] = await tx.select({ name: users.name }).from(users).where(eq(users.id, userId));
-  const [certificate] = await tx
-    .insert(certificates)
-    .values({
-      id: newCertificateId(),
-      userId,
-      holderName: holder?.name.trim() ?? "",
-      programId: track.program.id,
-      programTitle: track.program.title,
-    })
-    // The unique partial index keeps one valid certificate per learner and program.
-    .onConflictDoNothing()
-    .returning({ id: certificates.id });
-  if (!certificate) return { completion: await readCompletion(tx, track, userId), issued: false };
-  await enqueueJob(tx, CERTIFICATE_JOB, { certificateId: certificate.id });
-  return { completion: { ...completion, certificateId: certificate.id }, issued: true };
+  return db.transaction(async (tx) => {
+    if (before.complete && (await everCertified(tx, userId, track.program.id))) return { completion, issued: false };
+    const [holder] = await tx.select({ name: users.name }).from(users).where(eq(users.id, userId));
+    const [certificate] = await tx
+      .insert(certificates)
+      .values({
+        id: newCertificateId(),
+        userId,
+        holderName: holder?.name.trim() ?? "",
+        programId: track.program.id,
+        programTitle: track.program.title,
+      })
+      .onConflictDoNothing()
+      .returning({ id: certificates.id });
+    if (!certificate) return { completion: await readCompletion(tx, track, userId), issued: false };
+    await enqueueJob(tx, CERTIFICATE_JOB, { certificateId: certificate.id });
+    return { completion: { ...completion, certificateId: certificate.id }, issued: true };
+  });
 }
 
 type CertificateRow = typeof certificates.$inferSelect;

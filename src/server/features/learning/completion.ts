@@ -1,6 +1,6 @@
 // When a program is complete (docs/product.md, "Completion and certificates"): every video watched
 // and the quiz passed. The rule is pure; the query reads what it needs on the caller's connection or
-// transaction, so that a write and the completion it brings are decided together.
+// transaction.
 import { and, desc, eq, sql, type SQLWrapper } from "drizzle-orm";
 import type { Completion } from "../../../shared/contracts/learning.ts";
 import type { Track } from "../../../shared/plans.ts";
@@ -62,14 +62,6 @@ export async function latestAnswers(db: Db | Tx, userId: string, track: Track) {
     .orderBy(quizAttempts.questionIndex, desc(quizAttempts.createdAt), desc(quizAttempts.id));
 }
 
-export async function progressData(db: Db | Tx, userId: string, track: Track): Promise<unknown> {
-  const [row] = await db
-    .select({ data: userProgress.data })
-    .from(userProgress)
-    .where(and(eq(userProgress.userId, userId), eq(userProgress.programId, track)));
-  return row?.data ?? {};
-}
-
 export type LatestAnswer = { questionIndex: number; option: string; correct: boolean };
 
 /** Where a learner stands on a track: the progress entry, the latest answers, the valid certificate. */
@@ -88,7 +80,7 @@ function standingQuery(db: Db | Tx) {
 }
 
 /** The three columns of a learner's standing on a track, for a statement of the caller's. */
-export function standingColumns(userId: SQLWrapper | string, track: SQLWrapper | string) {
+function standingColumns(userId: SQLWrapper | string, track: SQLWrapper | string) {
   return {
       data: sql<unknown>`(select ${userProgress.data} from ${userProgress}
         where ${userProgress.userId} = ${userId} and ${userProgress.programId} = ${track})`,
@@ -120,27 +112,6 @@ export async function readStanding(
   }
   const [row] = await query.execute({ userId, track });
   return { data: row?.data ?? {}, answers: row?.answers ?? [], certificateId: row?.certificateId ?? null };
-}
-
-/**
- * For a learner's write, first in its transaction: locks the learner's progress row until the
- * transaction ends, so that two completing requests take turns (docs/product.md, "Completion and
- * certificates"), then reads the standing and the completion it makes. Two statements: a read in
- * the locking statement would see the other subqueries as they were before the wait.
- */
-export async function lockStanding(tx: Tx, track: CatalogTrack, userId: string): Promise<{ standing: Standing; completion: Completion }> {
-  await lockProgressRow(tx, userId, track.program.id);
-  const standing = await readStanding(tx, userId, track.program.id);
-  return { standing, completion: completionFrom(track, standing) };
-}
-
-/** Locks the learner's progress row of the track until the transaction ends (none: nothing). */
-export async function lockProgressRow(tx: Tx, userId: string, track: Track): Promise<void> {
-  await tx
-    .select({ userId: userProgress.userId })
-    .from(userProgress)
-    .where(and(eq(userProgress.userId, userId), eq(userProgress.programId, track)))
-    .for("update");
 }
 
 /** The completion a standing makes on the track. */

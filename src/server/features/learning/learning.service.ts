@@ -1,7 +1,6 @@
 // Studying a track: what an entitled learner may see, marking videos watched and answering the
 // quiz. Every check is made here on the server from the user's effective plan; the progress
 // entries themselves are written in progress.ts.
-import { randomUUID } from "node:crypto";
 import { desc, eq, sql } from "drizzle-orm";
 import { z } from "zod";
 import {
@@ -15,7 +14,7 @@ import { isQuizUnlocked, programProgress } from "../../../shared/learning.ts";
 import { canOpenTrack, isTrack, type Plan } from "../../../shared/plans.ts";
 import type { Db } from "../../db/client.ts";
 import type { PerUserCache } from "../../db/user-changes.ts";
-import { quizAttempts, rateLimits, userProgress } from "../../db/schema.ts";
+import { quizAttempts, userProgress } from "../../db/schema.ts";
 import type { Catalog, CatalogTrack } from "../catalog/catalog.service.ts";
 import { HttpError } from "../../plugins/errors.ts";
 import { optionLetter } from "../../../shared/quiz-option.ts";
@@ -24,10 +23,8 @@ import {
   cachedStanding,
   completionFrom,
   completionOf,
-  lockProgressRow,
   quizOf,
   readStanding,
-  standingColumns,
   type Standing,
 } from "./completion.ts";
 import { issueOnCompletion } from "./certificates.ts";
@@ -104,21 +101,20 @@ export async function markWatched(
     const completion = completionFrom(track, current);
     if (!completion.complete || completion.certificateId !== null) return { watched: currentlyWatched, completion, issued: false };
   }
-  // The write and the certificate it may complete the program with, together
-  // (docs/product.md, "Completion and certificates").
-  const result = await db.transaction(async (tx) => {
-    // The write first: it locks the learner's entry, so the standing read next (a statement of its
-    // own, seeing what committed while it waited) is the one this write completes or not.
-    const added = await recordWatched(tx, learner.id, track.program.id, moduleId);
-    const standing = await readStanding(tx, learner.id, track.program.id);
+  try {
+    // The write commits first, then the standing is read in a statement of its own: of two writes
+    // that could each complete the program, the one that commits last reads both (docs/product.md,
+    // "Completion and certificates").
+    const added = await recordWatched(db, learner.id, track.program.id, moduleId);
+    const standing = await readStanding(db, learner.id, track.program.id);
     const after = completionFrom(track, standing);
     const before = added ? completionFrom(track, { ...standing, data: withoutModule(standing.data, moduleId) }) : after;
     const watched = watchedModuleIds(standing.data, moduleIds);
-    return { watched, ...(await issueOnCompletion(tx, track, learner.id, before, after)) };
-  });
-  // Committed: this instance forgets the standing it kept (docs/performance.md, "Caching signed-in reads").
-  standingCache.forget(learner.id);
-  return result;
+    return { watched, ...(await issueOnCompletion(db, track, learner.id, before, after)) };
+  } finally {
+    // This instance forgets the standing it kept (docs/performance.md, "Caching signed-in reads").
+    standingCache.forget(learner.id);
+  }
 }
 
 function withoutModule(data: unknown, moduleId: string): unknown {
@@ -135,80 +131,57 @@ export class TooManyAnswers extends HttpError {
 
 type Attempt = typeof quizAttempts.$inferInsert;
 
+/** What record_quiz_answer answers: one row. Built once: Zod compiles a schema on its first use. */
+const answerResult = z.object({
+  rows: z
+    .array(
+      z.object({
+        outcome: z.enum(["locked", "refused", "recorded"]),
+        count: z.nullable(z.coerce.number()),
+        last_request: z.nullable(z.coerce.number()),
+        earlier_correct: z.nullable(z.boolean()),
+        data: z.unknown(),
+        answers: z.nullable(z.array(z.object({ questionIndex: z.number(), option: z.string(), correct: z.boolean() }))),
+        certificate_id: z.nullable(z.string()),
+      }),
+    )
+    .length(1),
+});
+
 /**
- * Stores an attempt within the limit (QUIZ_ANSWER_LIMIT), in one transaction of two statements
- * after the learner's progress row is locked (so that completing requests take turns, as in Mark
- * as Watched): the count (an atomic upsert in rate_limits, whose row lock holds a concurrent answer
- * to the same question back until this one commits, on any instance), the new row if within the
- * limit, the removal of the rows past the latest `kept`, and the standing before it, all in one
- * statement (docs/performance.md, "Caching signed-in reads"). A refused answer rolls back and so
- * does not count.
+ * Records an answer in one round trip (docs/performance.md, "Writes in one round trip"): the
+ * database function of migration 0011 locks the learner's progress row, checks the quiz is open,
+ * counts the answer against QUIZ_ANSWER_LIMIT, stores it, trims the attempts past the latest
+ * `kept`, and reads the standing after it. Then the certificate, when this answer completed the
+ * program (docs/product.md, "Completion and certificates").
  */
 async function recordAttempt(
   db: Db,
   track: CatalogTrack,
+  quiz: { moduleId: string; section: number },
   attempt: Attempt,
   now: Date,
 ): Promise<{ completion: Completion; issued: boolean }> {
   const { perWindow, windowSeconds, kept } = QUIZ_ANSWER_LIMIT;
   const windowMs = windowSeconds * 1000;
   const nowMs = now.getTime();
-  const windowStart = nowMs - windowMs;
-  const key = `quiz-answer:${attempt.userId}:${attempt.programId}:${attempt.questionIndex}`;
-  const sameQuestion = sql`${quizAttempts.userId} = ${attempt.userId} and ${quizAttempts.programId} = ${attempt.programId}
-    and ${quizAttempts.questionIndex} = ${attempt.questionIndex}`;
-  const standing = standingColumns(sql`${attempt.userId}::text`, sql`${attempt.programId}::text`);
-  return db.transaction(async (tx) => {
-    // The answer that passes the quiz may complete the program: its certificate is issued here too
-    // (docs/product.md, "Completion and certificates").
-    await lockProgressRow(tx, attempt.userId, track.program.id);
-    // The statement's snapshot is taken after the lock: the standing read is the one this answer
-    // changes. Neither the removal nor the standing sees the new row (one snapshot): the removal
-    // keeps `kept - 1` of the others, and the standing is the one before this answer.
-    const result = await tx.execute(sql`with counted as (
-        insert into ${rateLimits} (id, key, count, last_request) values (${randomUUID()}, ${key}, 1, ${nowMs})
-        on conflict (key) do update set
-          count = case when ${rateLimits.lastRequest} <= ${windowStart} then 1 else ${rateLimits.count} + 1 end,
-          last_request = case when ${rateLimits.lastRequest} <= ${windowStart} then ${nowMs} else ${rateLimits.lastRequest} end
-        returning count, last_request
-      ), added as (
-        insert into ${quizAttempts} (user_id, program_id, question_index, option, correct)
-        select ${attempt.userId}, ${attempt.programId}, ${attempt.questionIndex}, ${attempt.option}, ${attempt.correct}
-        from counted where counted.count <= ${perWindow}
-        returning id
-      ), trimmed as (
-        delete from ${quizAttempts} where exists (select 1 from added) and ${quizAttempts.id} in (
-          select ${quizAttempts.id} from ${quizAttempts} where ${sameQuestion}
-          order by ${quizAttempts.createdAt} desc, ${quizAttempts.id} desc
-          offset ${kept - 1})
-      )
-      select counted.count, counted.last_request, ${standing.data} as data, ${standing.answers} as answers,
-        ${standing.certificateId} as certificate_id
-      from counted`);
-    const [row] = z.object({ rows: z.array(attemptRow).length(1) }).parse(result).rows;
-    if (!row) throw new Error("the answer's statement returned no row");
-    if (row.count > perWindow) {
-      // Requests counted together may carry clocks a few milliseconds apart (rate-limit-store.ts).
-      const ttl = Math.min(windowMs, Math.max(0, row.last_request + windowMs - nowMs));
-      throw new TooManyAnswers(Math.max(1, Math.ceil(ttl / 1000)));
-    }
-    const before: Standing = { data: row.data ?? {}, answers: row.answers ?? [], certificateId: row.certificate_id };
-    const answers = [
-      ...before.answers.filter((answer) => answer.questionIndex !== attempt.questionIndex),
-      { questionIndex: attempt.questionIndex, option: attempt.option, correct: attempt.correct },
-    ];
-    const after = completionFrom(track, { ...before, answers });
-    return issueOnCompletion(tx, track, attempt.userId, completionFrom(track, before), after);
-  });
+  const result = await db.execute(sql`select * from record_quiz_answer(${attempt.userId}, ${attempt.programId},
+    ${quiz.moduleId}, ${attempt.questionIndex}, ${attempt.option}, ${attempt.correct}, ${nowMs}, ${windowMs},
+    ${perWindow}, ${kept})`);
+  const [row] = answerResult.parse(result).rows;
+  if (!row) throw new Error("record_quiz_answer returned no row");
+  if (row.outcome === "locked") throw new HttpError(403, "QUIZ_LOCKED", LEARNING_MESSAGES.quizLocked(quiz.section));
+  if (row.outcome === "refused") {
+    // Requests counted together may carry clocks a few milliseconds apart (rate-limit-store.ts).
+    const ttl = Math.min(windowMs, Math.max(0, (row.last_request ?? nowMs) + windowMs - nowMs));
+    throw new TooManyAnswers(Math.max(1, Math.ceil(ttl / 1000)));
+  }
+  const standing: Standing = { data: row.data ?? {}, answers: row.answers ?? [], certificateId: row.certificate_id };
+  const others = standing.answers.filter((answer) => answer.questionIndex !== attempt.questionIndex);
+  const earlier = row.earlier_correct === null ? [] : [{ questionIndex: attempt.questionIndex, option: "", correct: row.earlier_correct }];
+  const before = completionFrom(track, { ...standing, answers: [...others, ...earlier] });
+  return issueOnCompletion(db, track, attempt.userId, before, completionFrom(track, standing));
 }
-
-const attemptRow = z.object({
-  count: z.coerce.number(),
-  last_request: z.coerce.number(),
-  data: z.unknown(),
-  answers: z.nullable(z.array(z.object({ questionIndex: z.number(), option: z.string(), correct: z.boolean() }))),
-  certificate_id: z.nullable(z.string()),
-});
 
 /** Checks a chosen option on the server and records the attempt, within the limit per question. */
 export async function answerQuestion(
@@ -223,11 +196,6 @@ export async function answerQuestion(
   const track = openTrack(catalog, learner, trackId);
   const quiz = trackQuiz(track);
   if (!quiz) throw new HttpError(404, "QUIZ_NOT_FOUND", LEARNING_MESSAGES.questionNotFound);
-  const { data } = await cachedStanding(db, standingCache, learner.id, track.program.id);
-  const watched = watchedModuleIds(data, [quiz.moduleId]);
-  if (!isQuizUnlocked(quiz, watched)) {
-    throw new HttpError(403, "QUIZ_LOCKED", LEARNING_MESSAGES.quizLocked(quiz.section));
-  }
   const question = quiz.questions[input.questionIndex];
   const letters = question?.options.map(optionLetter) ?? [];
   if (!question || !letters.includes(input.option)) {
@@ -235,9 +203,11 @@ export async function answerQuestion(
   }
   const correct = question.answer.trim().toUpperCase() === input.option;
   const attempt = { userId: learner.id, programId: track.program.id, questionIndex: input.questionIndex, option: input.option, correct };
-  const recorded = await recordAttempt(db, track, attempt, now);
-  standingCache.forget(learner.id); // committed (docs/performance.md, "Caching signed-in reads")
-  return { correct, ...recorded };
+  try {
+    return { correct, ...(await recordAttempt(db, track, quiz, attempt, now)) };
+  } finally {
+    standingCache.forget(learner.id); // docs/performance.md, "Caching signed-in reads"
+  }
 }
 
 function latest(dates: readonly (Date | null)[]): Date | null {

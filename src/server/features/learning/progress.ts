@@ -33,14 +33,10 @@ export async function startProgress(db: Db, userId: string): Promise<void> {
   await withOneRetry(() => createStarterProgress(db, userId));
 }
 
-/**
- * Merges "this video is watched" into the learner's entry, idempotent; whether this write added it.
- * Either way the entry's row is locked until the transaction ends (an upsert locks the row it finds
- * even when its condition leaves it as it is).
- */
-export async function recordWatched(tx: Tx, userId: string, track: Track, moduleId: string): Promise<boolean> {
+/** Merges "this video is watched" into the learner's entry, idempotent; whether this write added it. */
+export async function recordWatched(db: Db | Tx, userId: string, track: Track, moduleId: string): Promise<boolean> {
   const entry = { [moduleId]: true };
-  const rows = await tx
+  const rows = await db
     .insert(userProgress)
     .values({ userId, programId: track, data: entry, startedAt: sql`now()` })
     .onConflictDoUpdate({
