@@ -1,12 +1,12 @@
 // When a program is complete (docs/product.md, "Completion and certificates"): every video watched
 // and the quiz passed. The rule is pure; the query reads what it needs on the caller's connection or
 // transaction.
-import { and, desc, eq, sql, type SQLWrapper } from "drizzle-orm";
+import { and, desc, eq, sql } from "drizzle-orm";
 import type { Completion } from "../../../shared/contracts/learning.ts";
 import type { Track } from "../../../shared/plans.ts";
 import type { Db, Tx } from "../../db/client.ts";
 import { PerUserCache, type UserChanges } from "../../db/user-changes.ts";
-import { certificates, quizAttempts, userProgress } from "../../db/schema.ts";
+import { quizAttempts } from "../../db/schema.ts";
 import type { CatalogTrack } from "../catalog/catalog.service.ts";
 import { watchedModuleIds } from "./progress.ts";
 
@@ -70,31 +70,18 @@ export type Standing = { data: unknown; answers: LatestAnswer[]; certificateId: 
 /**
  * The progress entry, the latest answer per question and the valid (not revoked) certificate in one
  * statement, built once per database or transaction (docs/performance.md, "Where the time goes"):
- * one round trip instead of three.
+ * one round trip instead of three. The columns are the database function `learner_standing`
+ * (migration 0011), which the quiz answer's function reads too.
  */
 function standingQuery(db: Db | Tx) {
   return db
-    .select(standingColumns(sql.placeholder("userId"), sql.placeholder("track")))
-    .from(sql`(select 1) as one`)
+    .select({
+      data: sql<unknown>`standing.data`,
+      answers: sql<LatestAnswer[] | null>`standing.answers`,
+      certificateId: sql<string | null>`standing.certificate_id`,
+    })
+    .from(sql`learner_standing(${sql.placeholder("userId")}, ${sql.placeholder("track")}) as standing`)
     .prepare("learner_standing");
-}
-
-/** The three columns of a learner's standing on a track, for a statement of the caller's. */
-function standingColumns(userId: SQLWrapper | string, track: SQLWrapper | string) {
-  return {
-      data: sql<unknown>`(select ${userProgress.data} from ${userProgress}
-        where ${userProgress.userId} = ${userId} and ${userProgress.programId} = ${track})`,
-      answers: sql<LatestAnswer[]>`(select coalesce(json_agg(json_build_object(
-          'questionIndex', latest.question_index, 'option', latest.answer, 'correct', latest.correct
-        ) order by latest.question_index), '[]'::json)
-        from (select distinct on (${quizAttempts.questionIndex}) ${quizAttempts.questionIndex} as question_index,
-            ${quizAttempts.option} as answer, ${quizAttempts.correct} as correct
-          from ${quizAttempts} where ${quizAttempts.userId} = ${userId} and ${quizAttempts.programId} = ${track}
-          order by ${quizAttempts.questionIndex}, ${quizAttempts.createdAt} desc, ${quizAttempts.id} desc) as latest)`,
-      certificateId: sql<string | null>`(select ${certificates.id} from ${certificates}
-        where ${certificates.userId} = ${userId} and ${certificates.programId} = ${track}
-        and ${certificates.revokedAt} is null limit 1)`,
-  };
 }
 
 const preparedStanding = new WeakMap<Db | Tx, ReturnType<typeof standingQuery>>();

@@ -131,6 +131,8 @@ export class TooManyAnswers extends HttpError {
 
 type Attempt = typeof quizAttempts.$inferInsert;
 
+const latestAnswer = z.object({ questionIndex: z.number(), option: z.string(), correct: z.boolean() });
+
 /** What record_quiz_answer answers: one row. Built once: Zod compiles a schema on its first use. */
 const answerResult = z.object({
   rows: z
@@ -139,9 +141,9 @@ const answerResult = z.object({
         outcome: z.enum(["locked", "refused", "recorded"]),
         count: z.nullable(z.coerce.number()),
         last_request: z.nullable(z.coerce.number()),
-        earlier_correct: z.nullable(z.boolean()),
+        earlier: z.nullable(latestAnswer),
         data: z.unknown(),
-        answers: z.nullable(z.array(z.object({ questionIndex: z.number(), option: z.string(), correct: z.boolean() }))),
+        answers: z.nullable(z.array(latestAnswer)),
         certificate_id: z.nullable(z.string()),
       }),
     )
@@ -178,8 +180,7 @@ async function recordAttempt(
   }
   const standing: Standing = { data: row.data ?? {}, answers: row.answers ?? [], certificateId: row.certificate_id };
   const others = standing.answers.filter((answer) => answer.questionIndex !== attempt.questionIndex);
-  const earlier = row.earlier_correct === null ? [] : [{ questionIndex: attempt.questionIndex, option: "", correct: row.earlier_correct }];
-  const before = completionFrom(track, { ...standing, answers: [...others, ...earlier] });
+  const before = completionFrom(track, { ...standing, answers: row.earlier ? [...others, row.earlier] : others });
   return issueOnCompletion(db, track, attempt.userId, before, completionFrom(track, standing));
 }
 
