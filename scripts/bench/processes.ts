@@ -151,7 +151,9 @@ export async function startApp(database: Database): Promise<Running> {
   return startProcess({
     name: `the app (${database.kind === "pglite" ? "PGlite" : "PostgreSQL"})`,
     command: process.execPath,
-    args: [serverEntry],
+    // BENCH_APP_NODE_FLAGS="--cpu-prof --cpu-prof-dir=DIR" profiles the app under the load
+    // (docs/performance.md, "Where the time goes"); Node refuses --cpu-prof in NODE_OPTIONS.
+    args: [...(process.env.BENCH_APP_NODE_FLAGS ?? "").split(" ").filter(Boolean), serverEntry],
     env,
     port,
     healthPath: "/api/health",

@@ -110,4 +110,24 @@ describe("signed-in reads kept in memory", () => {
     const [row] = await t.database.db.select().from(userProgress).where(eq(userProgress.userId, watcher.id));
     expect(row?.startedAt).toBeInstanceOf(Date);
   });
+
+  it("shows a quiz answer given on one instance in the next read on the other", async () => {
+    // The answer's own transaction announces nothing; the server announces it once committed.
+    const watcher = user("watcher");
+    const track = (await read(other, watcher)).json<{ quiz: { questions: { options: string[] }[] } | null }>();
+    expect(track.quiz?.questions.length).toBeGreaterThan(0);
+    const answered = await t.app.inject({
+      method: "POST",
+      url: "/api/programs/beginner/quiz/answers",
+      headers: { cookie: watcher.cookie, origin: t.app.env.appUrl },
+      payload: { questionIndex: 0, option: "A" },
+    });
+    expect(answered.statusCode).toBe(200);
+    type Answers = { quiz: { answers: { questionIndex: number; option: string }[] } };
+    const answersOn = async (app: TestApp) => (await read(app, watcher)).json<Answers>().quiz.answers;
+    expect(await answersOn(t)).toEqual([expect.objectContaining({ questionIndex: 0, option: "A" })]);
+    expect(await readSoon(() => answersOn(other), (answers) => answers.length > 0)).toEqual([
+      expect.objectContaining({ questionIndex: 0, option: "A" }),
+    ]);
+  });
 });

@@ -12,6 +12,7 @@ import type { Env } from "../env.ts";
 import { migrationsFolder } from "../paths.ts";
 import type { FastifyBaseLogger } from "fastify";
 import { MIGRATION_LOCK } from "./advisory-locks.ts";
+import { createAnnouncer } from "./announcer.ts";
 import { listenToChannel, type ChannelHandlers, type ChannelListener } from "./listener.ts";
 import { keepDataDirPrivate, lockDataDir } from "./pglite-lock.ts";
 import * as schema from "./schema.ts";
@@ -40,6 +41,11 @@ export type Database = {
    * notice before the statement or commit that made it has returned.
    */
   listen(channel: string, handlers: ChannelHandlers, log: FastifyBaseLogger): ChannelListener;
+  /**
+   * Tells whoever listens on `channel` of a change already committed: on PostgreSQL a notice sent
+   * after it (announcer.ts); on PGlite, directly.
+   */
+  announce(channel: string, payload: string): Promise<void>;
 };
 
 export type PoolUse = { total: number; idle: number; waiting: number };
@@ -63,6 +69,7 @@ export async function openDatabase(config: Env["database"]): Promise<Database> {
       close: () => pool.end(),
       poolUse: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
       listen: (channel, handlers, log) => listenToChannel({ connectionString: config.url, channel, ...handlers, log }),
+      announce: createAnnouncer(pool),
     };
   }
 
@@ -156,6 +163,9 @@ export function wrapPglite(
 ): Database {
   for (const oid of DRIZZLE_TEXT_TYPES) client.parsers[oid] = (value: string) => value;
   const db = drizzlePglite({ client: withDrizzleParsers(client), schema });
+  // Whoever listens on this database is in this process (no other can open its data folder:
+  // pglite-lock.ts), so an announcement is handed to them directly, without a statement.
+  const listening = new Map<string, Set<(payload: string) => void>>();
   return {
     db,
     kind: "pglite",
@@ -167,17 +177,30 @@ export function wrapPglite(
       onClose();
     },
     poolUse: () => null,
-    listen: (channel, handlers) => listenOnPglite(client, channel, handlers),
+    listen: (channel, handlers) => listenOnPglite(client, channel, handlers, listening),
+    announce: async (channel, payload) => {
+      for (const heard of listening.get(channel) ?? []) heard(payload);
+    },
   };
 }
 
-function listenOnPglite(client: PGlite, channel: string, handlers: ChannelHandlers): ChannelListener {
-  const stop = client.listen(channel, handlers.onNotification).then((unlisten) => {
+function listenOnPglite(
+  client: PGlite,
+  channel: string,
+  handlers: ChannelHandlers,
+  listening: Map<string, Set<(payload: string) => void>>,
+): ChannelListener {
+  const heard = (payload: string) => handlers.onNotification(payload);
+  const stop = client.listen(channel, heard).then((unlisten) => {
+    let onChannel = listening.get(channel);
+    if (!onChannel) listening.set(channel, (onChannel = new Set()));
+    onChannel.add(heard);
     handlers.onListening();
     return unlisten;
   });
   return {
     async close() {
+      listening.get(channel)?.delete(heard);
       if (client.closed) return;
       await (await stop)();
     },

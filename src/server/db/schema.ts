@@ -274,7 +274,18 @@ export const quizAttempts = pgTable(
     correct: boolean("correct").notNull(),
     createdAt: createdAt(),
   },
-  (table) => [index("quiz_attempts_user_program_idx").on(table.userId, table.programId, table.createdAt)],
+  // Each question's attempts newest first: the latest answer per question and the trim past the
+  // kept ones read a few entries, not the learner's whole history (docs/performance.md, "Writes in
+  // one round trip").
+  (table) => [
+    index("quiz_attempts_question_idx").on(
+      table.userId,
+      table.programId,
+      table.questionIndex,
+      table.createdAt.desc().nullsFirst(), // as `order by created_at desc` sorts
+      table.id.desc().nullsFirst(),
+    ),
+  ],
 );
 
 export const contacts = pgTable(

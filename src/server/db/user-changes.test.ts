@@ -7,6 +7,7 @@ function feed(live = true) {
     live,
     subscribe: (listener) => void listeners.push(listener),
     changed: (change) => listeners.forEach((listener) => listener(change)),
+    announce: async (change) => listeners.forEach((listener) => listener(change)),
     start() {},
     async close() {},
   };

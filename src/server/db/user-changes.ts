@@ -22,6 +22,13 @@ export type UserChanges = {
   subscribe(listener: (change: UserChange) => void): void;
   /** A change this instance made itself, heard at once (the database's notice follows). */
   changed(change: UserChange): void;
+  /**
+   * A change this instance committed in a transaction that announced nothing itself (it set
+   * academy.changes_announced, migration 0012): heard here at once, then announced to the other
+   * instances. Never rejects: not announced (the database unreachable a moment after the commit),
+   * it is logged, and the others keep what they read for at most their caches' maximum age.
+   */
+  announce(change: { scope: UserScope; userId: string }): Promise<void>;
   /** Starts listening, once the database is ready. A disabled feed never goes live. */
   start(): void;
   close(): Promise<void>;
@@ -54,6 +61,14 @@ export function followUserChanges(options: { database: Database; log: FastifyBas
       listeners.push(listener);
     },
     changed: emit,
+    async announce(change) {
+      emit(change);
+      try {
+        await options.database.announce(USER_CHANGES_CHANNEL, `${change.scope}:${change.userId}`);
+      } catch (error) {
+        options.log.warn({ err: error instanceof Error ? error.message : String(error), change }, "a user change was not announced");
+      }
+    },
     start() {
       if (!options.enabled || connection) return;
       connection = options.database.listen(

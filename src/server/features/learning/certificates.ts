@@ -61,7 +61,11 @@ export async function issueOnCompletion(
 ): Promise<{ completion: Completion; issued: boolean }> {
   if (!completion.complete || completion.certificateId !== null) return { completion, issued: false };
   return db.transaction(async (tx) => {
-    if (before.complete && (await everCertified(tx, userId, track.program.id))) return { completion, issued: false };
+    // Certified before: by an earlier completion (revoked since), or by a write that completed the
+    // program at the same moment and committed first; what stands now is read again.
+    if (before.complete && (await everCertified(tx, userId, track.program.id))) {
+      return { completion: await readCompletion(tx, track, userId), issued: false };
+    }
     const [holder] = await tx.select({ name: users.name }).from(users).where(eq(users.id, userId));
     const [certificate] = await tx
       .insert(certificates)

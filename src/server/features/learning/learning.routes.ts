@@ -63,7 +63,7 @@ export const learningRoutes: FastifyPluginAsyncZod = async (app) => {
           request.params.track,
           request.body,
           new Date(),
-          app.standingCache,
+          app.userChanges,
         );
         if (issued) sendQueuedEmails(request);
         return { correct, message: correct ? LEARNING_MESSAGES.correct : LEARNING_MESSAGES.incorrect, completion };

@@ -13,7 +13,7 @@ import {
 import { isQuizUnlocked, programProgress } from "../../../shared/learning.ts";
 import { canOpenTrack, isTrack, type Plan } from "../../../shared/plans.ts";
 import type { Db } from "../../db/client.ts";
-import type { PerUserCache } from "../../db/user-changes.ts";
+import type { PerUserCache, UserChanges } from "../../db/user-changes.ts";
 import { quizAttempts, userProgress } from "../../db/schema.ts";
 import type { Catalog, CatalogTrack } from "../catalog/catalog.service.ts";
 import { HttpError } from "../../plugins/errors.ts";
@@ -152,13 +152,15 @@ const answerResult = z.object({
 
 /**
  * Records an answer in one round trip (docs/performance.md, "Writes in one round trip"): the
- * database function of migration 0011 locks the learner's progress row, checks the quiz is open,
- * counts the answer against QUIZ_ANSWER_LIMIT, stores it, trims the attempts past the latest
- * `kept`, and reads the standing after it. Then the certificate, when this answer completed the
- * program (docs/product.md, "Completion and certificates").
+ * database function record_quiz_answer (migrations 0011 and 0012) locks the learner's progress
+ * row, checks the quiz is open, counts the answer against QUIZ_ANSWER_LIMIT, stores it, trims the
+ * attempts past the latest `kept`, and reads the standing after it. The change is announced to the
+ * other instances, then the certificate issued when this answer completed the program
+ * (docs/product.md, "Completion and certificates").
  */
 async function recordAttempt(
   db: Db,
+  changes: UserChanges,
   track: CatalogTrack,
   quiz: { moduleId: string; section: number },
   attempt: Attempt,
@@ -178,6 +180,10 @@ async function recordAttempt(
     const ttl = Math.min(windowMs, Math.max(0, (row.last_request ?? nowMs) + windowMs - nowMs));
     throw new TooManyAnswers(Math.max(1, Math.ceil(ttl / 1000)));
   }
+  // The function's writes announced nothing: the answer is announced now it is committed, without
+  // holding the reply (this instance forgets at once; the others hear a moment later, as they would
+  // a notice sent with the commit).
+  void changes.announce({ scope: "learning", userId: attempt.userId });
   const standing: Standing = { data: row.data ?? {}, answers: row.answers ?? [], certificateId: row.certificate_id };
   const others = standing.answers.filter((answer) => answer.questionIndex !== attempt.questionIndex);
   const before = completionFrom(track, { ...standing, answers: row.earlier ? [...others, row.earlier] : others });
@@ -192,7 +198,7 @@ export async function answerQuestion(
   trackId: string,
   input: { questionIndex: number; option: string },
   now: Date,
-  standingCache: PerUserCache<Standing>,
+  changes: UserChanges,
 ): Promise<{ correct: boolean; completion: Completion; issued: boolean }> {
   const track = openTrack(catalog, learner, trackId);
   const quiz = trackQuiz(track);
@@ -205,9 +211,9 @@ export async function answerQuestion(
   const correct = question.answer.trim().toUpperCase() === input.option;
   const attempt = { userId: learner.id, programId: track.program.id, questionIndex: input.questionIndex, option: input.option, correct };
   try {
-    return { correct, ...(await recordAttempt(db, track, quiz, attempt, now)) };
+    return { correct, ...(await recordAttempt(db, changes, track, quiz, attempt, now)) };
   } finally {
-    standingCache.forget(learner.id); // docs/performance.md, "Caching signed-in reads"
+    changes.changed({ scope: "learning", userId: learner.id }); // docs/performance.md, "Caching signed-in reads"
   }
 }
 
