@@ -58,6 +58,7 @@ import { registerInputGuard } from "./plugins/input-guard.ts";
 import { loggerOptions, OneLinePerRequest, type LogDestination } from "./plugins/logger.ts";
 import { registerRequestIdHeader, requestIdFor } from "./plugins/request-id.ts";
 import { registerSameOriginCheck } from "./plugins/same-origin.ts";
+import { trackHandlersInFlight } from "./plugins/handlers-in-flight.ts";
 import { registerSecurityHeaders } from "./plugins/security.ts";
 import { registerSpa } from "./plugins/spa.ts";
 
@@ -92,6 +93,9 @@ export type AppOptions = {
 export type DevelopmentTools = (app: FastifyInstance) => Promise<void>;
 
 export const BODY_LIMIT_BYTES = 64 * 1024;
+
+/** How long a shutdown waits for handlers still running, inside its 9 s (start.ts). */
+const HANDLERS_SETTLE_MS = 5_000;
 
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const { env, database } = options;
@@ -197,6 +201,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   );
   app.decorateRequest("user", null);
 
+  const handlers = trackHandlersInFlight(app);
   registerSecurityHeaders(app, env);
   registerMetrics(app, metrics, env.metricsToken);
   await app.register(rateLimit, { global: false, store: databaseRateLimitStore(database.db) });
@@ -233,6 +238,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     });
   }
   app.addHook("onClose", async () => {
+    // A handler whose client went away is still running: the database stays open for it.
+    await handlers.settled(HANDLERS_SETTLE_MS);
     await app.scheduler.stop();
     await catalogChanges?.close();
     await userChanges.close();
