@@ -71,7 +71,7 @@ export type Standing = { data: unknown; answers: LatestAnswer[]; certificateId: 
  * The progress entry, the latest answer per question and the valid (not revoked) certificate in one
  * statement, built once per database or transaction (docs/performance.md, "Where the time goes"):
  * one round trip instead of three. The columns are the database function `learner_standing`
- * (migration 0011), which the quiz answer's function reads too.
+ * (migrations 0011 and 0012), which the quiz answer's function reads too.
  */
 function standingQuery(db: Db | Tx) {
   return db
