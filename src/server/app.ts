@@ -56,10 +56,10 @@ import { registerMetrics } from "./metrics/metrics.routes.ts";
 import { registerClosingAnswer, registerErrorHandling, sendFrameworkError } from "./plugins/errors.ts";
 import { registerInputGuard } from "./plugins/input-guard.ts";
 import { loggerOptions, OneLinePerRequest, type LogDestination } from "./plugins/logger.ts";
-import { registerRequestIdHeader, requestIdFor } from "./plugins/request-id.ts";
+import { registerAnswerHeaders, requestIdFor } from "./plugins/request-id.ts";
 import { registerSameOriginCheck } from "./plugins/same-origin.ts";
 import { trackHandlersInFlight } from "./plugins/handlers-in-flight.ts";
-import { registerSecurityHeaders } from "./plugins/security.ts";
+import { securityHeaders } from "./plugins/security.ts";
 import { registerSpa } from "./plugins/spa.ts";
 
 declare module "fastify" {
@@ -117,7 +117,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
-  registerRequestIdHeader(app);
+  registerAnswerHeaders(app, securityHeaders(env));
   registerClosingAnswer(app);
   registerErrorHandling(app);
   registerSameOriginCheck(app, {
@@ -202,7 +202,6 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.decorateRequest("user", null);
 
   const handlers = trackHandlersInFlight(app);
-  registerSecurityHeaders(app, env);
   registerMetrics(app, metrics, env.metricsToken);
   await app.register(rateLimit, { global: false, store: databaseRateLimitStore(database.db) });
 

@@ -1,0 +1,42 @@
+// The security headers are computed once from helmet: the list must be the headers helmet itself
+// sets on a real response, in development and in production.
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import helmet from "helmet";
+import { describe, expect, it } from "vitest";
+import { readEnv, type Env } from "../env.ts";
+import { helmetOptions, securityHeaders } from "./security.ts";
+
+/** The headers helmet sets when it runs as a middleware on a real answer, lower-cased. */
+async function helmetOnARealAnswer(env: Env): Promise<Record<string, string>> {
+  const middleware = helmet(helmetOptions(env));
+  const server = createServer((request: IncomingMessage, response: ServerResponse) =>
+    middleware(request, response, () => response.end()),
+  );
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  try {
+    const { port } = server.address() as AddressInfo;
+    const answer = await fetch(`http://127.0.0.1:${port}/`);
+    const transport = new Set(["connection", "content-length", "date", "keep-alive"]);
+    const headers: Record<string, string> = {};
+    answer.headers.forEach((value, name) => {
+      if (!transport.has(name)) headers[name] = value;
+    });
+    return headers;
+  } finally {
+    await new Promise((resolve) => server.close(resolve));
+  }
+}
+
+describe("securityHeaders", () => {
+  it.each([
+    ["development", {}],
+    ["production", { NODE_ENV: "production", AUTH_SECRET: "x".repeat(32), APP_URL: "https://academy.example.com" }],
+  ])("are the headers helmet sets on an answer (%s)", async (_, source) => {
+    const env = readEnv(source);
+    const computed = securityHeaders(env);
+    expect(computed).toEqual(await helmetOnARealAnswer(env));
+    expect(computed["content-security-policy"]).toContain("frame-ancestors 'none'");
+    expect(computed["strict-transport-security"] !== undefined).toBe(env.isProduction);
+  });
+});
