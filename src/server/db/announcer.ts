@@ -22,7 +22,8 @@ export function createAnnouncer(pool: pg.Pool): (channel: string, payload: strin
       sent = new Promise<void>((resolve) => setImmediate(resolve)).then(async () => {
         batch = null;
         const announcements = [...current.values()];
-        await pool.query(ANNOUNCE, [announcements.map((a) => a.channel), announcements.map((a) => a.payload)]);
+        // Named: each connection parses and plans it once.
+        await pool.query({ name: "announce", text: ANNOUNCE, values: [announcements.map((a) => a.channel), announcements.map((a) => a.payload)] });
       });
     }
     batch.set(`${channel}\n${payload}`, { channel, payload });

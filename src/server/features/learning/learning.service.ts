@@ -134,21 +134,42 @@ type Attempt = typeof quizAttempts.$inferInsert;
 const latestAnswer = z.object({ questionIndex: z.number(), option: z.string(), correct: z.boolean() });
 
 /** What record_quiz_answer answers: one row. Built once: Zod compiles a schema on its first use. */
-const answerResult = z.object({
-  rows: z
-    .array(
-      z.object({
-        outcome: z.enum(["locked", "refused", "recorded"]),
-        count: z.nullable(z.coerce.number()),
-        last_request: z.nullable(z.coerce.number()),
-        earlier: z.nullable(latestAnswer),
-        data: z.unknown(),
-        answers: z.nullable(z.array(latestAnswer)),
-        certificate_id: z.nullable(z.string()),
-      }),
+const answerResult = z
+  .array(
+    z.object({
+      outcome: z.enum(["locked", "refused", "recorded"]),
+      lastRequest: z.nullable(z.coerce.number()),
+      earlier: z.nullable(latestAnswer),
+      data: z.unknown(),
+      answers: z.nullable(z.array(latestAnswer)),
+      certificateId: z.nullable(z.string()),
+    }),
+  )
+  .length(1);
+
+/**
+ * The call of record_quiz_answer as a named prepared statement, built once per database: each
+ * connection parses and plans it once, not on every answer (docs/performance.md, "Profiled with perf").
+ */
+function recordAnswerQuery(db: Db) {
+  const at = (name: string) => sql.placeholder(name);
+  return db
+    .select({
+      outcome: sql<unknown>`answer.outcome`,
+      lastRequest: sql<unknown>`answer.last_request`,
+      earlier: sql<unknown>`answer.earlier`,
+      data: sql<unknown>`answer.data`,
+      answers: sql<unknown>`answer.answers`,
+      certificateId: sql<unknown>`answer.certificate_id`,
+    })
+    .from(
+      sql`record_quiz_answer(${at("userId")}, ${at("programId")}, ${at("moduleId")}, ${at("questionIndex")},
+        ${at("option")}, ${at("correct")}, ${at("nowMs")}, ${at("windowMs")}, ${at("perWindow")}, ${at("kept")}) as answer`,
     )
-    .length(1),
-});
+    .prepare("record_quiz_answer");
+}
+
+const preparedRecordAnswer = new WeakMap<Db, ReturnType<typeof recordAnswerQuery>>();
 
 /**
  * Records an answer in one round trip (docs/performance.md, "Writes in one round trip"): the
@@ -169,22 +190,27 @@ async function recordAttempt(
   const { perWindow, windowSeconds, kept } = QUIZ_ANSWER_LIMIT;
   const windowMs = windowSeconds * 1000;
   const nowMs = now.getTime();
-  const result = await db.execute(sql`select * from record_quiz_answer(${attempt.userId}, ${attempt.programId},
-    ${quiz.moduleId}, ${attempt.questionIndex}, ${attempt.option}, ${attempt.correct}, ${nowMs}, ${windowMs},
-    ${perWindow}, ${kept})`);
-  const [row] = answerResult.parse(result).rows;
+  let query = preparedRecordAnswer.get(db);
+  if (!query) {
+    query = recordAnswerQuery(db);
+    preparedRecordAnswer.set(db, query);
+  }
+  const { userId, programId, questionIndex, option, correct } = attempt;
+  const [row] = answerResult.parse(
+    await query.execute({ userId, programId, moduleId: quiz.moduleId, questionIndex, option, correct, nowMs, windowMs, perWindow, kept }),
+  );
   if (!row) throw new Error("record_quiz_answer returned no row");
   if (row.outcome === "locked") throw new HttpError(403, "QUIZ_LOCKED", LEARNING_MESSAGES.quizLocked(quiz.section));
   if (row.outcome === "refused") {
     // Requests counted together may carry clocks a few milliseconds apart (rate-limit-store.ts).
-    const ttl = Math.min(windowMs, Math.max(0, (row.last_request ?? nowMs) + windowMs - nowMs));
+    const ttl = Math.min(windowMs, Math.max(0, (row.lastRequest ?? nowMs) + windowMs - nowMs));
     throw new TooManyAnswers(Math.max(1, Math.ceil(ttl / 1000)));
   }
   // The function's writes announced nothing: the answer is announced now it is committed, without
   // holding the reply (this instance forgets at once; the others hear a moment later, as they would
   // a notice sent with the commit).
   void changes.announce({ scope: "learning", userId: attempt.userId });
-  const standing: Standing = { data: row.data ?? {}, answers: row.answers ?? [], certificateId: row.certificate_id };
+  const standing: Standing = { data: row.data ?? {}, answers: row.answers ?? [], certificateId: row.certificateId };
   const others = standing.answers.filter((answer) => answer.questionIndex !== attempt.questionIndex);
   const before = completionFrom(track, { ...standing, answers: row.earlier ? [...others, row.earlier] : others });
   return issueOnCompletion(db, track, attempt.userId, before, completionFrom(track, standing));
