@@ -46,6 +46,17 @@ import { measureStartup, type StartupResult } from "./startup.ts";
 const SECTIONS = ["api", "lighthouse", "admin", "startup", "postgres"] as const;
 type Skippable = (typeof SECTIONS)[number];
 
+const ROUTES = {
+  programs: "GET /api/programs",
+  shell: "GET / (SPA shell)",
+  track: "GET /api/programs/beginner (signed in)",
+  watched: "POST /api/programs/beginner/modules/:id/watched (signed in)",
+  quiz: "POST /api/programs/beginner/quiz/answers (signed in)",
+  prices: "GET /api/prices",
+} as const;
+type RouteName = keyof typeof ROUTES;
+const ROUTE_NAMES = Object.keys(ROUTES) as RouteName[];
+
 const USAGE = `Usage: node --import tsx scripts/bench/run.ts [options]
 
 Options:
@@ -66,7 +77,9 @@ Options:
   --out FILE           the report (default docs/benchmarks.md)
   --ports FIRST        the servers' loopback ports, one after another from FIRST
                        (default: any free port)
-  --skip LIST          leave out some of: ${SECTIONS.join(", ")} (comma-separated)`;
+  --skip LIST          leave out some of: ${SECTIONS.join(", ")} (comma-separated)
+  --routes LIST        load only some of: ${Object.keys(ROUTES).join(", ")} (default all; the
+                       others' budgets are reported not measured)`;
 
 /** The run's load settings: every route is measured once at each of `connections`. */
 type LoadPlan = { connections: number[]; durationS: number; warmupS: number };
@@ -83,6 +96,7 @@ type Options = {
   webDir: string;
   out: string;
   skip: Set<Skippable>;
+  routes: Set<RouteName>;
   firstPort: number | null;
 };
 
@@ -115,6 +129,7 @@ function parseOptions(argv: string[]): Options | "help" {
       "web-dir": { type: "string", default: join(projectRoot, "dist", "web") },
       out: { type: "string", default: join(projectRoot, "docs", "benchmarks.md") },
       skip: { type: "string", default: "" },
+      routes: { type: "string", default: Object.keys(ROUTES).join(",") },
       ports: { type: "string" },
       help: { type: "boolean", short: "h", default: false },
     },
@@ -125,6 +140,12 @@ function parseOptions(argv: string[]): Options | "help" {
     const known = SECTIONS.find((section) => section === name);
     if (!known) throw new Error(`--skip: unknown section "${name}"\n\n${USAGE}`);
     skip.add(known);
+  }
+  const routes = new Set<RouteName>();
+  for (const name of values.routes.split(",").map((entry) => entry.trim()).filter(Boolean)) {
+    const known = ROUTE_NAMES.find((route) => route === name);
+    if (!known) throw new Error(`--routes: unknown route "${name}"\n\n${USAGE}`);
+    routes.add(known);
   }
   return {
     load: {
@@ -142,6 +163,7 @@ function parseOptions(argv: string[]): Options | "help" {
     webDir: values["web-dir"],
     out: values.out,
     skip,
+    routes,
     firstPort: values.ports === undefined ? null : positive("ports", values.ports),
   };
 }
@@ -183,14 +205,6 @@ type AppRun = {
   startupError: string | null;
 };
 
-const ROUTES = {
-  programs: "GET /api/programs",
-  shell: "GET / (SPA shell)",
-  track: "GET /api/programs/beginner (signed in)",
-  watched: "POST /api/programs/beginner/modules/:id/watched (signed in)",
-  quiz: "POST /api/programs/beginner/quiz/answers (signed in)",
-  prices: "GET /api/prices",
-} as const;
 
 function logResult(label: string, result: RouteResult): void {
   log(
@@ -204,7 +218,13 @@ function logResult(label: string, result: RouteResult): void {
  * Every route at each connection count of the plan, the server's CPU time read around each; each
  * result goes into `results` as it is measured, so a failing route keeps the ones before it.
  */
-async function loadRoutes(app: Running, learners: BenchLearners, plan: LoadPlan, results: RouteResult[]): Promise<void> {
+async function loadRoutes(
+  app: Running,
+  learners: BenchLearners,
+  plan: LoadPlan,
+  routes: Set<RouteName>,
+  results: RouteResult[],
+): Promise<void> {
   const { base } = app;
   const { cookies, quizCookies, firstModuleId, answers } = learners;
   // The quiz answers go round the copied learners, then the questions, one pass after the other:
@@ -242,8 +262,9 @@ async function loadRoutes(app: Running, learners: BenchLearners, plan: LoadPlan,
       : []),
     { label: ROUTES.prices, url: `${base}/api/prices`, settleUrl },
   ];
+  const chosen = new Set<string>([...routes].map((name) => ROUTES[name]));
   for (const connections of plan.connections) {
-    for (const target of targets) {
+    for (const target of targets.filter((candidate) => chosen.has(candidate.label))) {
       const settings: LoadSettings = { connections, durationS: plan.durationS, warmupS: plan.warmupS };
       const result = { ...(await runLoad(target, settings, () => app.cpuSeconds())), connections };
       logResult(target.label, result);
@@ -334,7 +355,7 @@ async function measureApp(
       try {
         const prepared = await prepareLearners(app, database, label, options);
         app = prepared.app;
-        await loadRoutes(app, prepared.learners, options.load, run.load);
+        await loadRoutes(app, prepared.learners, options.load, options.routes, run.load);
       } catch (error) {
         run.loadError = errorText(error);
         log(`  load: ${run.loadError}`);
