@@ -25,6 +25,7 @@ import { createCatalogCache, type CatalogCache } from "./features/catalog/catalo
 import { followCatalogChanges } from "./features/catalog/catalog-changes.ts";
 import { createStandingCache } from "./features/learning/completion.ts";
 import { followUserChanges } from "./db/user-changes.ts";
+import { EMAIL_CHANGED_JOB, emailChangedJobHandler } from "./auth/email-change-notice.ts";
 import { createSessionCache, registerOwnChangesForgotten } from "./auth/session.ts";
 import type { ChannelListener } from "./db/listener.ts";
 import { CONTACT_FORWARD_JOB } from "./features/contact/contact.service.ts";
@@ -150,6 +151,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     [REFUND_JOB]: billingEmails.refund,
     [CERTIFICATE_JOB]: createCertificateJobHandler({ db: database.db, mailer, appUrl: env.appUrl }),
     [ACCOUNT_DELETED_JOB]: accountEmails.deleted,
+    [EMAIL_CHANGED_JOB]: emailChangedJobHandler({ mailer, appUrl: env.appUrl }),
     [LESSON_ANSWER_JOB]: supportEmails.lessonAnswer,
     [MENTORSHIP_JOB]: supportEmails.mentorship,
     [ANNOUNCEMENT_JOB]: createAnnouncementSender({

@@ -44,3 +44,18 @@ export function emailChangeEmail(input: { to: string; name: string; url: string 
     action: { label: "Confirm your new email", url: input.url },
   });
 }
+
+/** To the address an account had, once its email changed (docs/accounts.md, "Changing your email"). */
+export function emailChangedEmail(input: { to: string; name: string; newEmail: string; appUrl: string }): MailMessage {
+  return emailLayout({
+    to: input.to,
+    name: input.name,
+    subject: `Your ${PRODUCT} email was changed`,
+    heading: "Your email was changed",
+    paragraphs: [
+      `The email of your ${PRODUCT} account is now ${input.newEmail}. You sign in with it, and our emails go there: this address no longer belongs to the account.`,
+      "If you did not change it, contact us at once.",
+    ],
+    action: { label: "Contact us", url: `${input.appUrl}/contact` },
+  });
+}

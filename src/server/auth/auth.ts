@@ -20,6 +20,7 @@ import { claimVerificationMail } from "./account-mail-limit.ts";
 import { authHooks } from "./auth-hooks.ts";
 import { DEFAULT_LIBRARY_LIMIT, LIBRARY_LIMITS } from "./auth-limits.ts";
 import { emailChangeEmail, passwordResetEmail, verificationEmail } from "./auth-emails.ts";
+import { queueEmailChangeNotice } from "./email-change-notice.ts";
 import { createPasswordHashing } from "./password-hashing.ts";
 import { CLIENT_IP_HEADER } from "./web-headers.ts";
 
@@ -163,6 +164,13 @@ function emailVerificationOptions({ env, db, mailer, log }: AuthDeps) {
       const emailChange = typeof decodeJwt(token).updateTo === "string";
       const mail = emailChange ? emailChangeEmail : verificationEmail;
       await mailer.send(mail({ to: user.email, name: user.name, url }));
+    },
+    // Called once a link is verified, an email change's included: its old address is told. The
+    // email has changed already, so a notice that cannot be queued is logged, not answered as an error.
+    async afterEmailVerification(user, request) {
+      await queueEmailChangeNotice(db, request, user).catch((error: unknown) =>
+        log.error({ err: error, userId: user.id }, "notice of an email change not queued"),
+      );
     },
   } satisfies BetterAuthOptions["emailVerification"];
 }

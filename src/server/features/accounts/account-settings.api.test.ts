@@ -118,6 +118,16 @@ describe("the account page's API", () => {
       expect(await userRow(user.id)).toMatchObject({ email: newEmail, emailVerified: true });
       expect((await signIn(t, newEmail, PASSWORD, nextIp())).statusCode).toBe(200);
       expect((await signIn(t, user.email, PASSWORD, nextIp())).statusCode).toBe(401);
+
+      // The address the account had is told, once, naming the new one.
+      await t.app.jobs.runDue();
+      const notices = (await mailsTo(t, user.email)).filter((sent) => sent.subject === "Your Trading Academy email was changed");
+      expect(notices).toHaveLength(1);
+      expect(notices[0]?.text).toContain(`is now ${newEmail}`);
+      expect((await verifyEmail(t, link.searchParams.get("oobCode") ?? "", nextIp())).statusCode).not.toBe(200);
+      await t.app.jobs.runDue();
+      expect((await mailsTo(t, user.email)).filter((sent) => sent.subject === notices[0]?.subject)).toHaveLength(1);
+      expect(await mailsTo(t, newEmail)).not.toContainEqual(expect.objectContaining({ subject: notices[0]?.subject }));
     });
 
     it("is refused when the new address was taken before the link was opened", async () => {
