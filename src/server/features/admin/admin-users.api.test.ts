@@ -8,7 +8,7 @@ import { ADMIN_MESSAGES, USERS_PAGE_SIZE, type AdminUser, type UserSort } from "
 import type { PaidPlan, Plan, Provider, SubscriptionStatus } from "../../../shared/plans.ts";
 import { auditLog, modules, programs, quizAttempts, quizzes, userProgress, users, waitlist } from "../../db/schema.ts";
 import { placeOnWaitlist } from "../../testing/waitlist.ts";
-import { createTestUsers, ipAllocator, type TestUser } from "../../testing/accounts.ts";
+import { createTestUsers, ipAllocator, mailsTo, type TestUser } from "../../testing/accounts.ts";
 import { auditEntries, userRow } from "../../testing/billing.ts";
 import { createTestApp, type TestApp } from "../../testing/test-app.ts";
 
@@ -342,6 +342,13 @@ describe("the admin Users tab", () => {
       return row;
     }
 
+    /** The cohort welcome emails the learner received once the queued jobs ran. */
+    async function welcomes(userId: string) {
+      await t.app.jobs.runDue();
+      const sent = await mailsTo(t, `${userId}@waitlist.test`);
+      return sent.filter((mail) => mail.subject.startsWith("Welcome to the "));
+    }
+
     it.each<PaidPlan>(["intermediate", "advanced"])(
       "gives a user who paid for %s that track for one month from now",
       async (paid) => {
@@ -383,6 +390,11 @@ describe("the admin Users tab", () => {
             changes: { from: { plan: "legacyFree", end: null }, to: { plan: paid, end: row.subscriptionEnd?.toISOString() } },
           },
         ]);
+        // Welcomed to the cohort as Admit all welcomes (docs/admin.md, "Cohorts").
+        const [welcome, ...more] = await welcomes(id);
+        expect(more).toEqual([]);
+        expect(welcome?.subject).toBe(`Welcome to the ${entry?.cohort} cohort of Trading Academy`);
+        expect(welcome?.text).toContain(`/program/${paid}`);
       },
     );
 
@@ -395,6 +407,7 @@ describe("the admin Users tab", () => {
       expect(again.json()).toEqual({ error: { code: "ALREADY_ADMITTED", message: ADMIN_MESSAGES.alreadyAdmitted, requestId: expect.any(String) } });
       expect(await userRow(t, id)).toEqual(admitted);
       expect(await auditEntries(t, id)).toHaveLength(1);
+      expect(await welcomes(id)).toHaveLength(1);
     });
 
     it("two administrators clicking at once admit once", async () => {
@@ -402,6 +415,7 @@ describe("the admin Users tab", () => {
       const answers = await Promise.all([admit(id), admit(id), admit(id)]);
       expect(answers.map((a) => a.statusCode).sort()).toEqual([200, 409, 409]);
       expect(await auditEntries(t, id)).toHaveLength(1);
+      expect(await welcomes(id)).toHaveLength(1);
     });
 
     it("refuses a user who is not on the waitlist", async () => {

@@ -15,6 +15,7 @@ import { isTrack, TRACKS, type Plan, type Track } from "../../../shared/plans.ts
 import type { Db, Tx } from "../../db/client.ts";
 import { auditLog, modules, programs, quizzes, userProgress, users } from "../../db/schema.ts";
 import { HttpError } from "../../plugins/errors.ts";
+import { queueCohortWelcome } from "../cohorts/cohorts.service.ts";
 import { completionOf, latestAnswers } from "../learning/completion.ts";
 import { replaceProgress, watchedModuleIds } from "../learning/progress.ts";
 import { admitFromWaitlist, setUserPlan, type UserRow } from "../users/users.service.ts";
@@ -114,8 +115,15 @@ export async function changePlan(db: Db, admin: Admin, input: { userId: string; 
   return fromUserRow(user);
 }
 
+/** Admits one learner from the waitlist, and queues their cohort's welcome email with it. */
 export async function admitUser(db: Db, admin: Admin, input: { userId: string; now: Date }): Promise<AdminUser> {
-  return fromUserRow(await admitFromWaitlist(db, { userId: input.userId, actorId: admin.id, now: input.now }));
+  const admitted = await admitFromWaitlist(db, {
+    userId: input.userId,
+    actorId: admin.id,
+    now: input.now,
+    inTransaction: (tx, { user, place }) => queueCohortWelcome(tx, { userId: user.id, cohort: place.cohort, track: place.plan }),
+  });
+  return fromUserRow(admitted);
 }
 
 async function requireUserExists(db: Pick<Db, "select">, userId: string) {

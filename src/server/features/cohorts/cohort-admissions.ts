@@ -10,11 +10,10 @@ import type { AdmissionRun } from "../../../shared/contracts/cohorts.ts";
 import type { PaidPlan } from "../../../shared/plans.ts";
 import type { Db } from "../../db/client.ts";
 import { auditLog, cohortAdmissions, users, waitlist } from "../../db/schema.ts";
-import { enqueueJob } from "../../jobs/queue.ts";
 import type { Mailer } from "../../integrations/mail.ts";
 import { HttpError } from "../../plugins/errors.ts";
 import { admitFromWaitlist } from "../users/users.service.ts";
-import { COHORT_WELCOME_JOB, createWelcomeJobHandler, type WelcomeJob } from "./cohort-welcome.ts";
+import { COHORT_WELCOME_JOB, createWelcomeJobHandler, queueCohortWelcome } from "./cohort-welcome.ts";
 
 export const ADMIT_ALL_JOB = "cohort.admit-all";
 export { COHORT_WELCOME_JOB };
@@ -92,8 +91,7 @@ export async function admitBatch(db: Db, run: RunRow, after: string | null, size
             .update(cohortAdmissions)
             .set({ admitted: sql`${cohortAdmissions.admitted} + 1` })
             .where(eq(cohortAdmissions.id, run.id));
-          const welcome: WelcomeJob = { userId, cohort: place.cohort, track: place.plan };
-          await enqueueJob(tx, COHORT_WELCOME_JOB, welcome);
+          await queueCohortWelcome(tx, { userId, cohort: place.cohort, track: place.plan });
         },
       });
     } catch (error) {

@@ -5,15 +5,25 @@ import { eq } from "drizzle-orm";
 import { z } from "zod";
 import { formatCohortStart } from "../../../shared/contracts/cohorts.ts";
 import { PAID_PLANS, PLAN_LABELS } from "../../../shared/plans.ts";
-import type { Db } from "../../db/client.ts";
+import type { Db, Tx } from "../../db/client.ts";
 import { cohorts, users } from "../../db/schema.ts";
 import { emailLayout } from "../../emails/layout.ts";
 import type { Mailer } from "../../integrations/mail.ts";
+import { enqueueJob } from "../../jobs/queue.ts";
 
 export const COHORT_WELCOME_JOB = "cohort.welcome";
 
 export const welcomeJobSchema = z.object({ userId: z.string(), cohort: z.string(), track: z.enum(PAID_PLANS) });
 export type WelcomeJob = z.infer<typeof welcomeJobSchema>;
+
+/**
+ * Queues the welcome email of a learner admitted from the waitlist, in the admission's transaction:
+ * every admission welcomes its learner once, whether an administrator admitted them alone or with
+ * Admit all (docs/admin.md, "Cohorts").
+ */
+export async function queueCohortWelcome(tx: Tx, welcome: WelcomeJob): Promise<void> {
+  await enqueueJob(tx, COHORT_WELCOME_JOB, welcome);
+}
 
 export function createWelcomeJobHandler(deps: { db: Db; mailer: Mailer; appUrl: string }) {
   return async (payload: unknown) => {

@@ -18,6 +18,9 @@ import { enqueueJob } from "../../jobs/queue.ts";
 import { HttpError } from "../../plugins/errors.ts";
 import { ADMIT_ALL_JOB, pendingPlaces, toAdmissionRun } from "./cohort-admissions.ts";
 
+// Admit from Waitlist (the admin's users feature) welcomes its learner as Admit all does.
+export { queueCohortWelcome } from "./cohort-welcome.ts";
+
 type Admin = { id: string };
 type CohortRow = Pick<typeof cohorts.$inferSelect, "name" | "startsOn" | "tracks">;
 
