@@ -196,6 +196,7 @@ export const learnerAuditEntrySchema = z.object({
   changes: z.unknown(),
   createdAt: isoDate,
 });
+export type LearnerAuditEntry = z.infer<typeof learnerAuditEntrySchema>;
 
 /** GET /api/admin/users/:id */
 export const learnerSchema = z.object({

@@ -2,11 +2,10 @@
 // what changed and why. The email filter is in the address (?tab=audit&user=ama@example.com).
 import { useState } from "react";
 import { useSearchParams } from "react-router";
-import type { AuditEntry } from "../../../shared/contracts/admin.ts";
 import { PagedTable, usePageParam } from "../../ui/pagination.tsx";
 import { TextField } from "../../ui/text-field.tsx";
-import { formatLocalDateTime, useAdminAudit } from "./admin-records-api.ts";
-import { UserLink } from "./user-link.tsx";
+import { useAdminAudit } from "./admin-records-api.ts";
+import { AuditHead, AuditRow } from "./audit-entries.tsx";
 import "./users.css";
 
 export function AuditTab() {
@@ -40,16 +39,7 @@ export function AuditTab() {
       >
         <table className="admin-table audit-table">
           <caption className="visually-hidden">Audit log</caption>
-          <thead>
-            <tr>
-              <th scope="col">Date</th>
-              <th scope="col">Action</th>
-              <th scope="col">User</th>
-              <th scope="col">By</th>
-              <th scope="col">Reason</th>
-              <th scope="col">Changes</th>
-            </tr>
-          </thead>
+          <AuditHead withSubject />
           <tbody>
             {entries.map((entry) => (
               <AuditRow key={entry.id} entry={entry} />
@@ -98,21 +88,3 @@ function AuditFilter({ user, onFilter }: { user: string; onFilter: (email: strin
   );
 }
 
-function AuditRow({ entry }: { entry: AuditEntry }) {
-  return (
-    <tr>
-      <td className="cell-date">{formatLocalDateTime(entry.createdAt)}</td>
-      <td className="nowrap">{entry.action}</td>
-      <td className="cell-email">{entry.subjectEmail ? <UserLink userId={entry.subjectId} email={entry.subjectEmail} /> : "—"}</td>
-      <td className="cell-email">{entry.actorEmail ? <UserLink userId={entry.actorId} email={entry.actorEmail} /> : "System"}</td>
-      <td className="cell-reason">{entry.reason}</td>
-      <td className="cell-changes">
-        <code>{compactJson(entry.changes)}</code>
-      </td>
-    </tr>
-  );
-}
-
-function compactJson(value: unknown): string {
-  return value === undefined ? "" : JSON.stringify(value);
-}

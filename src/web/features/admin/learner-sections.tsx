@@ -18,6 +18,7 @@ import { formatCertificateDate } from "../../../shared/contracts/certificates.ts
 import { PLAN_LABELS, PLANS } from "../../../shared/plans.ts";
 import { formatCedis, formatLocalDate, formatLocalDateTime } from "./admin-records-api.ts";
 import { STATUS_BADGES } from "./payments-tab.tsx";
+import { AuditHead, AuditRow } from "./audit-entries.tsx";
 import { UserLink } from "./user-link.tsx";
 import { PlanBadge } from "./users-tab.tsx";
 
@@ -421,26 +422,10 @@ export function AuditSection({ audit, email }: { audit: Learner["audit"]; email:
         <Empty>{LEARNER_MESSAGES.noAudit}</Empty>
       ) : (
         <Table label="Audit entries about this learner, newest first">
-          <thead>
-            <tr>
-              <th scope="col">Date</th>
-              <th scope="col">Action</th>
-              <th scope="col">By</th>
-              <th scope="col">Reason</th>
-              <th scope="col">Changes</th>
-            </tr>
-          </thead>
+          <AuditHead withSubject={false} />
           <tbody>
             {audit.entries.map((entry) => (
-              <tr key={entry.id}>
-                <td className="cell-date">{formatLocalDateTime(entry.createdAt)}</td>
-                <td className="nowrap">{entry.action}</td>
-                <td className="cell-email">{entry.actorEmail ? <UserLink userId={entry.actorId} email={entry.actorEmail} /> : "System"}</td>
-                <td className="cell-reason">{entry.reason}</td>
-                <td className="cell-changes">
-                  <code>{JSON.stringify(entry.changes ?? {})}</code>
-                </td>
-              </tr>
+              <AuditRow key={entry.id} entry={entry} />
             ))}
           </tbody>
         </Table>
