@@ -54,10 +54,10 @@ import { createScheduler, type Scheduler } from "./jobs/scheduler.ts";
 import { SCHEDULES } from "./schedules.ts";
 import { createMetrics } from "./metrics/metrics.ts";
 import { registerMetrics } from "./metrics/metrics.routes.ts";
-import { registerClosingAnswer, registerErrorHandling, sendFrameworkError } from "./plugins/errors.ts";
+import { frameworkErrorAnswer, registerClosingAnswer, registerErrorHandling } from "./plugins/errors.ts";
 import { registerInputGuard } from "./plugins/input-guard.ts";
 import { loggerOptions, OneLinePerRequest, type LogDestination } from "./plugins/logger.ts";
-import { registerAnswerHeaders, requestIdFor } from "./plugins/request-id.ts";
+import { answerHeaders, registerAnswerHeaders, requestIdFor } from "./plugins/request-id.ts";
 import { registerSameOriginCheck } from "./plugins/same-origin.ts";
 import { trackHandlersInFlight } from "./plugins/handlers-in-flight.ts";
 import { securityHeaders } from "./plugins/security.ts";
@@ -100,12 +100,13 @@ const HANDLERS_SETTLE_MS = 5_000;
 
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const { env, database } = options;
+  const setAnswerHeaders = answerHeaders(securityHeaders(env));
   const app = Fastify({
     logger: options.logger === false ? false : await loggerOptions(env, options.logDestination),
     // Every log line of a request and every error answer carry its id (docs/operations.md).
     genReqId: requestIdFor,
     logController: new OneLinePerRequest({ requestIdLogLabel: "requestId" }),
-    frameworkErrors: sendFrameworkError,
+    frameworkErrors: frameworkErrorAnswer(setAnswerHeaders),
     bodyLimit: BODY_LIMIT_BYTES,
     // Which proxies may say who the client is (TRUST_PROXY; in production by default those on the
     // private network, such as the load balancer). Never every hop (true): a client could write
@@ -118,7 +119,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
-  registerAnswerHeaders(app, securityHeaders(env));
+  registerAnswerHeaders(app, setAnswerHeaders);
   registerClosingAnswer(app);
   registerErrorHandling(app);
   registerSameOriginCheck(app, {

@@ -3,7 +3,7 @@
 // request id lets a learner's report be found in the logs (docs/operations.md, Observability).
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { hasZodFastifySchemaValidationErrors } from "fastify-type-provider-zod";
-import { REQUEST_ID_HEADER } from "./request-id.ts";
+import type { SetAnswerHeaders } from "./request-id.ts";
 
 export const GENERIC_ERROR_MESSAGE = "An unexpected error occurred. Please try again.";
 
@@ -38,16 +38,18 @@ export function sendNoRoute(request: FastifyRequest, reply: FastifyReply): Fasti
 
 /**
  * Fastify's `frameworkErrors`: a path it cannot decode (`/api/programs/%E0`) or too long a path
- * parameter is answered before any route or hook runs; without this it gets Fastify's own body
- * and no request id.
+ * parameter is answered before any route or hook runs; without this it gets Fastify's own body,
+ * no request id and none of the security headers.
  */
-export function sendFrameworkError(error: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
-  reply.header(REQUEST_ID_HEADER, request.id);
-  const status = error.statusCode ?? 500;
-  if (status >= 500) request.log.error({ err: error }, "request failed");
-  void (status < 500
-    ? sendError(reply, status, error.code, status === 414 ? "The address is too long." : "The address is not valid.")
-    : sendError(reply, 500, "INTERNAL", GENERIC_ERROR_MESSAGE));
+export function frameworkErrorAnswer(setAnswerHeaders: SetAnswerHeaders) {
+  return (error: FastifyError, request: FastifyRequest, reply: FastifyReply): void => {
+    setAnswerHeaders(request, reply);
+    const status = error.statusCode ?? 500;
+    if (status >= 500) request.log.error({ err: error }, "request failed");
+    void (status < 500
+      ? sendError(reply, status, error.code, status === 414 ? "The address is too long." : "The address is not valid.")
+      : sendError(reply, 500, "INTERNAL", GENERIC_ERROR_MESSAGE));
+  };
 }
 
 export function registerErrorHandling(app: FastifyInstance) {

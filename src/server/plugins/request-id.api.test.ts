@@ -95,6 +95,24 @@ describe("request ids", () => {
     expectErrorWithId(response, 400, "FST_ERR_BAD_URL");
   });
 
+  it("comes with the security headers of every other answer on the addresses Fastify refuses", async () => {
+    const securityHeaders = (response: LightMyRequestResponse) =>
+      Object.fromEntries(
+        ["content-security-policy", "x-content-type-options", "x-frame-options", "referrer-policy"].map((name) => [
+          name,
+          response.headers[name],
+        ]),
+      );
+    const ordinary = securityHeaders(await withId("ordinary-1", { method: "GET", url: "/api/health/live" }));
+    expect(ordinary["content-security-policy"]).toContain("default-src 'self'");
+    const undecodable = await withId("bad-url-2", { method: "GET", url: "/api/programs/%E0%A4%A" });
+    const tooLong = await withId("long-1", { method: "GET", url: `/api/programs/${"a".repeat(200)}` });
+    for (const response of [undecodable, tooLong]) {
+      expect(response.statusCode).toBeGreaterThanOrEqual(400);
+      expect(securityHeaders(response)).toEqual(ordinary);
+    }
+  });
+
   it("is in answers from the auth library's mount, errors included", async () => {
     const session = await withId("auth-ok-1", { method: "GET", url: "/api/auth/get-session" });
     expect(session.statusCode).toBe(200);

@@ -3,7 +3,7 @@
 // else is replaced, never echoed (a header or a log line must not carry what a caller wrote).
 import { randomUUID } from "node:crypto";
 import type { IncomingMessage } from "node:http";
-import type { FastifyInstance } from "fastify";
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 
 export const REQUEST_ID_HEADER = "x-request-id";
 
@@ -16,14 +16,26 @@ export function requestIdFor(request: IncomingMessage): string {
   return typeof given === "string" && SANE_REQUEST_ID.test(given) ? given : randomUUID();
 }
 
+export type SetAnswerHeaders = (request: FastifyRequest, reply: FastifyReply) => void;
+
 /**
- * Sets what every answer carries, 404s, 429s and errors included: its request id and the security
- * headers (security.ts), computed once. Registered first, in one hook per request rather than
- * two (docs/performance.md, "Profiled with perf").
+ * What every answer carries, 404s, 429s and errors included: its request id and the security
+ * headers (security.ts), computed once.
  */
-export function registerAnswerHeaders(app: FastifyInstance, securityHeaders: Record<string, string>) {
-  app.addHook("onRequest", (request, reply, done) => {
+export function answerHeaders(securityHeaders: Record<string, string>): SetAnswerHeaders {
+  return (request, reply) => {
     reply.headers(securityHeaders).header(REQUEST_ID_HEADER, request.id);
+  };
+}
+
+/**
+ * Sets them first on every request that reaches a route, in one hook rather than two
+ * (docs/performance.md, "Profiled with perf"); frameworkErrorAnswer (errors.ts) sets them on the
+ * requests Fastify refuses before any hook.
+ */
+export function registerAnswerHeaders(app: FastifyInstance, setAnswerHeaders: SetAnswerHeaders) {
+  app.addHook("onRequest", (request, reply, done) => {
+    setAnswerHeaders(request, reply);
     done();
   });
 }
