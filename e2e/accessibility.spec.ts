@@ -7,6 +7,7 @@
 // cancels it.
 import { expect, test, type BrowserContext, type Page } from "@playwright/test";
 import { newSignedInContext, uniqueEmail } from "./support/accounts.ts";
+import { appRequestsSettled, watchAppRequests } from "./support/app-requests.ts";
 import { expectNoAxeViolations } from "./support/axe.ts";
 import { setPlanWithCli } from "./support/operator.ts";
 import { ADMIN_TABS, LEARNER_PAGES, VISITOR_PAGES } from "./support/routes.ts";
@@ -14,10 +15,16 @@ import { ADMIN_TABS, LEARNER_PAGES, VISITOR_PAGES } from "./support/routes.ts";
 // Toasts and menus are checked as they rest, not halfway through a fade.
 test.use({ reducedMotion: "reduce" });
 
-/** Waits until the page has drawn its main heading and finished loading what it shows. */
+/** Opens `path` and waits until the page has drawn its main heading and finished loading what it shows. */
+async function visit(page: Page, path: string) {
+  watchAppRequests(page);
+  await page.goto(path);
+  await settle(page);
+}
+
 async function settle(page: Page) {
   await expect(page.locator("main h1").first()).toBeVisible();
-  await page.waitForLoadState("networkidle");
+  await appRequestsSettled(page);
   await expect(page.getByRole("main").getByText(/^Loading/)).toHaveCount(0);
 }
 
@@ -26,16 +33,14 @@ test.describe("as a visitor", () => {
   const routes = [...VISITOR_PAGES, "/verify-email?oobCode=not-a-real-code"];
   for (const path of routes) {
     test(`${path} has no WCAG 2.1 AA violations`, async ({ page }) => {
-      await page.goto(path);
-      await settle(page);
+      await visit(page, path);
       if (path.startsWith("/verify-email?")) await expect(page.getByRole("main").getByRole("alert")).toBeVisible();
       await expectNoAxeViolations(page, path);
     });
   }
 
   test("/register with the form's error shown has no violations", async ({ page }) => {
-    await page.goto("/register");
-    await settle(page);
+    await visit(page, "/register");
     await page.getByRole("main").getByRole("button", { name: "Sign Up" }).click();
     await expect(page.getByRole("main").getByRole("alert")).toBeVisible();
     await expectNoAxeViolations(page, "/register with an error");
@@ -53,8 +58,7 @@ test.describe("as a signed-in learner", () => {
 
   async function open(path: string): Promise<Page> {
     const page = await learner.newPage();
-    await page.goto(path);
-    await settle(page);
+    await visit(page, path);
     return page;
   }
 
@@ -100,8 +104,7 @@ test.describe("as a signed-in learner", () => {
   test("the course player at 360 px, the curriculum folded and open, has no violations", async () => {
     const page = await learner.newPage();
     await page.setViewportSize({ width: 360, height: 740 });
-    await page.goto("/program/beginner");
-    await settle(page);
+    await visit(page, "/program/beginner");
     const curriculum = page.getByRole("navigation", { name: "Course content" });
     await expect(curriculum.getByText(/^Course content \(/)).toBeVisible();
     await expectNoAxeViolations(page, "the player at 360 px, the curriculum folded");
@@ -156,8 +159,7 @@ test.describe("as a signed-in learner", () => {
   test("the mobile menu, open at 360 px, has no violations", async () => {
     const page = await learner.newPage();
     await page.setViewportSize({ width: 360, height: 740 });
-    await page.goto("/program");
-    await settle(page);
+    await visit(page, "/program");
     await page.getByRole("button", { name: "Open menu" }).click();
     await expect(page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "About" })).toBeVisible();
     await expectNoAxeViolations(page, "the open mobile menu at 360 px");
@@ -217,8 +219,7 @@ test.describe("as an admin", () => {
 
   async function openAdmin(tab: string): Promise<Page> {
     const page = await admin.newPage();
-    await page.goto(`/admin?tab=${tab}`);
-    await settle(page);
+    await visit(page, `/admin?tab=${tab}`);
     // The counts have loaded (a tab without one, such as Announcements, has none to wait for).
     await expect(page.getByRole("tab", { name: /\(\d+\)$/ }).first()).toBeVisible();
     return page;
