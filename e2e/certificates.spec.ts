@@ -1,7 +1,8 @@
 // Completion and certificates (docs/product.md, "Completion and certificates"): the answer that
 // passes the quiz brings the completion moment and the certificate, which anyone can verify from
-// its link, print on A4 and share; an admin revokes it and its page then says so.
-import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
+// its link, print on A4 and share; an admin revokes it and its page then says so; an admin's Edit
+// Progress that completes a program brings its certificate too.
+import { expect, test, type APIRequestContext, type BrowserContext, type Page } from "@playwright/test";
 import { E2E_BASE_URL } from "../playwright.config.ts";
 import { mailFor, signedInAccount, uniqueEmail } from "./support/accounts.ts";
 import { expectNoAxeViolations } from "./support/axe.ts";
@@ -35,6 +36,22 @@ async function studyAllButTheLastAnswer(request: APIRequestContext): Promise<Tra
 
 function certificatePath(page: Page): string {
   return new URL(page.url()).pathname;
+}
+
+/** An administrator signed in on `page`, at the learner's row of the Users tab. */
+async function adminAtUsersRow(
+  { page, context, request }: { page: Page; context: BrowserContext; request: APIRequestContext },
+  learnerEmail: string,
+  title: string,
+) {
+  const adminEmail = uniqueEmail(`admin ${title}`);
+  await signedInAccount(context, request, { email: adminEmail, name: "Kofi Admin" });
+  await setPlanWithCli(adminEmail, "admin");
+  await page.goto("/admin?tab=users");
+  await page.getByLabel("Search by email").fill(learnerEmail);
+  const row = page.getByRole("row").filter({ hasText: learnerEmail });
+  await expect(row).toHaveCount(1);
+  return row;
 }
 
 test("a learner completes a program, opens the certificate, and anyone can verify and print it", async ({
@@ -128,13 +145,7 @@ test("an admin revokes a certificate with a reason, and its page says revoked", 
   expect(number).toMatch(NUMBER);
   await learner.close();
 
-  const adminEmail = uniqueEmail(`admin ${testInfo.title}`);
-  await signedInAccount(context, request, { email: adminEmail, name: "Kofi Admin" });
-  await setPlanWithCli(adminEmail, "admin");
-  await page.goto("/admin?tab=users");
-  await page.getByLabel("Search by email").fill(learnerEmail);
-  const row = page.getByRole("row").filter({ hasText: learnerEmail });
-  await expect(row).toHaveCount(1);
+  const row = await adminAtUsersRow({ page, context, request }, learnerEmail, testInfo.title);
   await row.getByRole("button", { name: "Certificates" }).click();
   const dialog = page.getByRole("dialog", { name: `Certificates of ${learnerEmail}` });
   await expect(dialog).toContainText("Beginner Program");
@@ -156,4 +167,39 @@ test("an admin revokes a certificate with a reason, and its page says revoked", 
   await expect(visitorPage.getByRole("button", { name: "Print certificate" })).toHaveCount(0);
   await expectNoAxeViolations(visitorPage, "a revoked certificate");
   await visitor.close();
+});
+
+test("a learner whose last videos an admin ticks in Edit Progress gets the certificate", async ({ page, context, browser, request }, testInfo) => {
+  test.slow(); // a learner and an admin, and the job that issues the certificate
+  const learnerEmail = uniqueEmail(`learner ${testInfo.title}`);
+  const learner = await browser.newContext();
+  await signedInAccount(learner, request, { email: learnerEmail, name: "Yaw Asante" });
+  // The first video, then every answer right: the quiz is passed, the program not complete.
+  const track = (await (await learner.request.get("/api/programs/beginner")).json()) as Track;
+  expect((await post(learner.request, `/api/programs/beginner/modules/${track.modules[0]?.id}/watched`, {})).ok()).toBe(true);
+  for (const [questionIndex, option] of BEGINNER_ANSWERS.entries()) {
+    expect((await post(learner.request, "/api/programs/beginner/quiz/answers", { questionIndex, option })).ok()).toBe(true);
+  }
+
+  const row = await adminAtUsersRow({ page, context, request }, learnerEmail, testInfo.title);
+  await row.getByRole("button", { name: "Edit Progress" }).click();
+  const dialog = page.getByRole("dialog", { name: `Edit Progress for ${learnerEmail}` });
+  const boxes = dialog.getByRole("group", { name: /Beginner/ }).getByRole("checkbox");
+  await expect(boxes).toHaveCount(track.modules.length);
+  for (const box of await boxes.all()) await box.check();
+  await dialog.getByRole("button", { name: "Save" }).click();
+  await expect(page.getByText("User progress updated!", { exact: true })).toBeVisible();
+
+  // The learner's completion moment names the certificate once the job has issued it (seconds).
+  const learnerPage = await learner.newPage();
+  const moment = learnerPage.getByRole("region", { name: "Program complete!" });
+  await expect(async () => {
+    await learnerPage.goto("/program/beginner/complete");
+    await expect(moment.getByRole("link", { name: "View your certificate" })).toBeVisible({ timeout: 1_000 });
+  }).toPass({ timeout: 20_000 });
+  await expect(moment.getByText(NUMBER)).toBeVisible();
+  await expect.poll(async () => (await mailFor(request, learnerEmail)).map((mail) => mail.subject)).toContain(
+    "Your Trading Academy certificate: Beginner Program",
+  );
+  await learner.close();
 });

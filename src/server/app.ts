@@ -31,7 +31,13 @@ import type { ChannelListener } from "./db/listener.ts";
 import { CONTACT_FORWARD_JOB } from "./features/contact/contact.service.ts";
 import { contactRoutes } from "./features/contact/contact.routes.ts";
 import { learningRoutes } from "./features/learning/learning.routes.ts";
-import { CERTIFICATE_JOB, certificatePageExists, createCertificateJobHandler } from "./features/learning/certificates.ts";
+import {
+  CERTIFICATE_JOB,
+  OWED_CERTIFICATES_JOB,
+  certificatePageExists,
+  createCertificateJobHandler,
+  createOwedCertificatesJobHandler,
+} from "./features/learning/certificates.ts";
 import { certificateRoutes } from "./features/learning/certificates.routes.ts";
 import { MENTORSHIP_JOB } from "./features/support/mentorship.service.ts";
 import { LESSON_ANSWER_JOB } from "./features/support/questions.service.ts";
@@ -151,6 +157,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     [EXPIRY_REMINDER_JOB]: billingEmails.expiryReminder,
     [REFUND_JOB]: billingEmails.refund,
     [CERTIFICATE_JOB]: createCertificateJobHandler({ db: database.db, mailer, appUrl: env.appUrl }),
+    [OWED_CERTIFICATES_JOB]: createOwedCertificatesJobHandler({ db: database.db }),
     [ACCOUNT_DELETED_JOB]: accountEmails.deleted,
     [EMAIL_CHANGED_JOB]: emailChangedJobHandler({ mailer, appUrl: env.appUrl }),
     [LESSON_ANSWER_JOB]: supportEmails.lessonAnswer,

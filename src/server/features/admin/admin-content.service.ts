@@ -18,6 +18,7 @@ import type { Db, Tx } from "../../db/client.ts";
 import { auditLog, modules, programs, quizAttempts, quizzes, userProgress, type QuizQuestion } from "../../db/schema.ts";
 import { HttpError } from "../../plugins/errors.ts";
 import { announceCatalogChange } from "../catalog/catalog-changes.ts";
+import { queueOwedCertificates } from "../learning/certificates.ts";
 
 type ProgramFields = z.infer<typeof programFieldsSchema>;
 type CreateProgramInput = z.infer<typeof createProgramSchema>;
@@ -200,6 +201,8 @@ export async function updateProgram(db: Db, actorId: string, id: string, fields:
       reason: "admin",
       changes: { programId: program.id, title: { from: program.title, to: columns.title }, modules: moduleChanges },
     });
+    // Fewer videos can complete the program for a learner who had not watched the one removed.
+    await queueOwedCertificates(tx, { track: program.id });
     await announceCatalogChange(tx);
     return readProgram(tx, program.id);
   });
@@ -277,6 +280,8 @@ export async function saveQuiz(db: Db, actorId: string, id: string, input: QuizI
       reason: "admin",
       changes: { programId: program.id, title, questions: questions.length, passMark },
     });
+    // A lower pass mark, or answers now right, can complete the program for a learner.
+    await queueOwedCertificates(tx, { track: program.id });
     await announceCatalogChange(tx);
     return saved;
   });

@@ -16,6 +16,7 @@ import type { Db, Tx } from "../../db/client.ts";
 import { auditLog, modules, programs, quizzes, userProgress, users } from "../../db/schema.ts";
 import { HttpError } from "../../plugins/errors.ts";
 import { queueCohortWelcome } from "../cohorts/cohorts.service.ts";
+import { queueOwedCertificates } from "../learning/certificates.ts";
 import { completionOf, latestAnswers } from "../learning/completion.ts";
 import { replaceProgress, watchedModuleIds } from "../learning/progress.ts";
 import { admitFromWaitlist, setUserPlan, type UserRow } from "../users/users.service.ts";
@@ -229,6 +230,8 @@ export async function setUserProgress(
       reason: "admin",
       changes: Object.fromEntries(changes.map(({ track, from, to }) => [track, { from, to }])),
     });
+    // Marking the last video watched can complete a program: its certificate is then owed.
+    for (const { track } of changes) await queueOwedCertificates(tx, { track, userId: input.userId });
   });
 }
 

@@ -1,7 +1,7 @@
 // Certificates (docs/product.md, "Completion and certificates"): issued after the write that
-// completes a program, verified by anyone who has the number, revoked by an admin.
+// completes a program (or later, when owed), verified by anyone who has the number, revoked by an admin.
 import { randomBytes } from "node:crypto";
-import { and, desc, eq, isNull } from "drizzle-orm";
+import { and, desc, eq, isNull, notExists, sql } from "drizzle-orm";
 import { z } from "zod";
 import {
   CERTIFICATE_ALPHABET,
@@ -13,14 +13,14 @@ import {
   type PublicCertificate,
 } from "../../../shared/contracts/certificates.ts";
 import type { Completion } from "../../../shared/contracts/learning.ts";
-import type { Track } from "../../../shared/plans.ts";
+import { isTrack, type Track } from "../../../shared/plans.ts";
 import type { Db, Tx } from "../../db/client.ts";
-import { auditLog, certificates, users } from "../../db/schema.ts";
+import { auditLog, certificates, userProgress, users } from "../../db/schema.ts";
 import { emailLayout } from "../../emails/layout.ts";
 import type { Mailer } from "../../integrations/mail.ts";
 import { enqueueJob } from "../../jobs/queue.ts";
 import { HttpError } from "../../plugins/errors.ts";
-import type { CatalogTrack } from "../catalog/catalog.service.ts";
+import { loadCatalog, type CatalogTrack } from "../catalog/catalog.service.ts";
 import { readCompletion } from "./completion.ts";
 
 export const CERTIFICATE_JOB = "certificate.issued";
@@ -184,3 +184,64 @@ export function createCertificateJobHandler(deps: { db: Db; mailer: Mailer; appU
     );
   };
 }
+
+// ---- Certificates owed ---------------------------------------------------------------------------
+// A program can come to count a learner as complete without a write of theirs: an administrator
+// removes the one video they had not watched, lowers the pass mark, changes the quiz or ticks the
+// last video in Edit Progress; or the learner completed it before the academy issued certificates.
+// A job issues those certificates, queued by every save of a program or its quiz
+// (admin-content.service.ts), by Edit Progress (admin-users.service.ts) and, once, by migration 0013.
+
+export const OWED_CERTIFICATES_JOB = "certificates.owed";
+
+/**
+ * Issues a certificate to each learner (or to the one given) who stands complete on the track and
+ * was never certified for it (a revoked certificate is not issued again). Returns how many were issued.
+ */
+export async function issueOwedCertificates(db: Db, track: CatalogTrack, userId?: string): Promise<number> {
+  if (track.modules.length === 0) return 0;
+  const everyVideoWatched = JSON.stringify(Object.fromEntries(track.modules.map((module) => [module.id, true])));
+  // Every video watched and never certified: the quiz is checked learner by learner below.
+  const candidates = await db
+    .select({ userId: userProgress.userId })
+    .from(userProgress)
+    .where(
+      and(
+        eq(userProgress.programId, track.program.id),
+        userId === undefined ? undefined : eq(userProgress.userId, userId),
+        sql`${userProgress.data} @> ${everyVideoWatched}::jsonb`,
+        notExists(
+          db
+            .select({ id: certificates.id })
+            .from(certificates)
+            .where(and(eq(certificates.userId, userProgress.userId), eq(certificates.programId, track.program.id))),
+        ),
+      ),
+    );
+  let issued = 0;
+  for (const candidate of candidates) {
+    const completion = await readCompletion(db, track, candidate.userId);
+    // Complete before as now: issueOnCompletion issues only to a learner never certified, checked
+    // again in its own transaction.
+    if ((await issueOnCompletion(db, track, candidate.userId, completion, completion)).issued) issued += 1;
+  }
+  return issued;
+}
+
+const owedJobSchema = z.object({ track: z.string(), userId: z.string().optional() });
+
+/** Queues the job for a track, or for one learner on it, in the caller's transaction. */
+export async function queueOwedCertificates(tx: Tx, payload: { track: Track; userId?: string }): Promise<void> {
+  await enqueueJob(tx, OWED_CERTIFICATES_JOB, payload);
+}
+
+/** The job: the track as the database holds it now (not a cached catalog), if it still exists. */
+export function createOwedCertificatesJobHandler(deps: { db: Db }) {
+  return async (payload: unknown) => {
+    const { track, userId } = owedJobSchema.parse(payload);
+    if (!isTrack(track)) return;
+    const current = (await loadCatalog(deps.db)).tracks.get(track);
+    if (current) await issueOwedCertificates(deps.db, current, userId);
+  };
+}
+
