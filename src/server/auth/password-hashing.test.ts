@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { describe, expect, it } from "vitest";
-import { createPasswordHashing } from "./password-hashing.ts";
+import { createPasswordHashing, withPasswordHashedAhead } from "./password-hashing.ts";
 
 describe("password hashing, a few at a time", () => {
   it("hashes with the auth library's scrypt: the hash verifies its password and no other", async () => {
@@ -32,5 +32,23 @@ describe("password hashing, a few at a time", () => {
     ]);
     expect(burst).toEqual(["hashed:a", "hashed:b", "hashed:c", "hashed:d", "hashed:e", true, false]);
     expect(mostAtOnce).toBe(2);
+  });
+
+  it("hashes a sign-up's password before the call, which then takes that hash without hashing again", async () => {
+    const hashed: string[] = [];
+    const hashing = createPasswordHashing(1, {
+      hash: async (password) => {
+        hashed.push(password);
+        return `hashed:${password}:${hashed.length}`;
+      },
+      verify: async () => false,
+    });
+    const inside = await withPasswordHashedAhead(hashing.hash, "new password", async () => {
+      // What the sign-up does inside its transaction: hashes the same password, and no other.
+      expect(hashed).toEqual(["new password"]);
+      return [await hashing.hash("new password"), await hashing.hash("another")];
+    });
+    expect(inside).toEqual(["hashed:new password:1", "hashed:another:2"]);
+    expect(await hashing.hash("new password")).toBe("hashed:new password:3");
   });
 });

@@ -6,6 +6,7 @@ import { AUTH_MESSAGES, LIMIT_MESSAGES, type RegisterResponse } from "../../../s
 import { accessLevelLabel, tracksForPlan, type Plan } from "../../../shared/plans.ts";
 import { ACCOUNT_MAIL_WINDOW_MS, MAILS_PER_ACCOUNT, verificationMailWait } from "../../auth/account-mail-limit.ts";
 import { resetMailSent, verificationMailOutcome, type Auth } from "../../auth/auth.ts";
+import { withPasswordHashedAhead } from "../../auth/password-hashing.ts";
 import type { CurrentUser } from "../../auth/session.ts";
 import type { Db } from "../../db/client.ts";
 import { users, verifications } from "../../db/schema.ts";
@@ -49,10 +50,13 @@ export async function register(
   }
 
   try {
-    await deps.auth.api.signUpEmail({
-      body: { name: input.fullName, email: input.email, password: input.password },
-      headers,
-    });
+    const { password } = await deps.auth.$context;
+    await withPasswordHashedAhead(password.hash, input.password, () =>
+      deps.auth.api.signUpEmail({
+        body: { name: input.fullName, email: input.email, password: input.password },
+        headers,
+      }),
+    );
   } catch (error) {
     // The per-address limit on new accounts (auth/auth-limits.ts) says what and for how long.
     if (error instanceof APIError && error.statusCode === 429) {
