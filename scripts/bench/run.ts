@@ -66,7 +66,7 @@ Options:
   --warmup S           unmeasured seconds of load before each route (default 2)
   --learners N         signed-in learners sharing the connections (default 20)
   --quiz-learners N    learners the quiz answers go round, copied in the database from
-                       a signed-in one (default 6000; 5 answers a minute per question)
+                       a signed-in one (default 18000; 5 answers a minute per question)
   --lighthouse-runs N  Lighthouse runs per page, the median kept (default 1)
   --startup-runs N     starts on an existing database, per database (default 3)
   --users N            users seeded for the admin timings (default 100000)
@@ -117,7 +117,7 @@ function parseOptions(argv: string[]): Options | "help" {
       connections: { type: "string", default: "100,50" },
       warmup: { type: "string", default: "2" },
       learners: { type: "string", default: "20" },
-      "quiz-learners": { type: "string", default: "6000" },
+      "quiz-learners": { type: "string", default: "18000" },
       "lighthouse-runs": { type: "string", default: "1" },
       "startup-runs": { type: "string", default: "3" },
       users: { type: "string", default: "100000" },

@@ -24,6 +24,7 @@ import { catalogRoutes } from "./features/catalog/catalog.routes.ts";
 import { createCatalogCache, type CatalogCache } from "./features/catalog/catalog.service.ts";
 import { followCatalogChanges } from "./features/catalog/catalog-changes.ts";
 import { createStandingCache } from "./features/learning/completion.ts";
+import { createAnswerRecorder } from "./features/learning/quiz-answers.ts";
 import { followUserChanges } from "./db/user-changes.ts";
 import { EMAIL_CHANGED_JOB, emailChangedJobHandler } from "./auth/email-change-notice.ts";
 import { createSessionCache, registerOwnChangesForgotten } from "./auth/session.ts";
@@ -195,6 +196,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.decorate("userChanges", userChanges);
   app.decorate("sessionCache", createSessionCache(userChanges));
   app.decorate("standingCache", createStandingCache(userChanges));
+  app.decorate("quizAnswers", createAnswerRecorder(database));
   registerOwnChangesForgotten(app);
   app.decorate(
     "auth",

@@ -64,6 +64,7 @@ export const learningRoutes: FastifyPluginAsyncZod = async (app) => {
           request.body,
           new Date(),
           app.userChanges,
+          app.quizAnswers,
         );
         if (issued) sendQueuedEmails(request);
         return { correct, message: correct ? LEARNING_MESSAGES.correct : LEARNING_MESSAGES.incorrect, completion };

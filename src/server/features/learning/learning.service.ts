@@ -1,8 +1,7 @@
 // Studying a track: what an entitled learner may see, marking videos watched and answering the
 // quiz. Every check is made here on the server from the user's effective plan; the progress
 // entries themselves are written in progress.ts.
-import { desc, eq, sql } from "drizzle-orm";
-import { z } from "zod";
+import { desc, eq } from "drizzle-orm";
 import {
   LEARNING_MESSAGES,
   QUIZ_ANSWER_LIMIT,
@@ -28,6 +27,7 @@ import {
   type Standing,
 } from "./completion.ts";
 import { issueOnCompletion } from "./certificates.ts";
+import type { AnswerRecorder, AnswerToRecord } from "./quiz-answers.ts";
 
 type Learner = { id: string; plan: Plan };
 
@@ -129,80 +129,28 @@ export class TooManyAnswers extends HttpError {
   }
 }
 
-type Attempt = typeof quizAttempts.$inferInsert;
-
-const latestAnswer = z.object({ questionIndex: z.number(), option: z.string(), correct: z.boolean() });
-
-/** What record_quiz_answer answers: one row. Built once: Zod compiles a schema on its first use. */
-const answerResult = z
-  .array(
-    z.object({
-      outcome: z.enum(["locked", "refused", "recorded"]),
-      lastRequest: z.nullable(z.coerce.number()),
-      earlier: z.nullable(latestAnswer),
-      data: z.unknown(),
-      answers: z.nullable(z.array(latestAnswer)),
-      certificateId: z.nullable(z.string()),
-    }),
-  )
-  .length(1);
-
 /**
- * The call of record_quiz_answer as a named prepared statement, built once per database: each
- * connection parses and plans it once, not on every answer (docs/performance.md, "Profiled with perf").
- */
-function recordAnswerQuery(db: Db) {
-  const at = (name: string) => sql.placeholder(name);
-  return db
-    .select({
-      outcome: sql<unknown>`answer.outcome`,
-      lastRequest: sql<unknown>`answer.last_request`,
-      earlier: sql<unknown>`answer.earlier`,
-      data: sql<unknown>`answer.data`,
-      answers: sql<unknown>`answer.answers`,
-      certificateId: sql<unknown>`answer.certificate_id`,
-    })
-    .from(
-      sql`record_quiz_answer(${at("userId")}, ${at("programId")}, ${at("moduleId")}, ${at("questionIndex")},
-        ${at("option")}, ${at("correct")}, ${at("nowMs")}, ${at("windowMs")}, ${at("perWindow")}, ${at("kept")}) as answer`,
-    )
-    .prepare("record_quiz_answer");
-}
-
-const preparedRecordAnswer = new WeakMap<Db, ReturnType<typeof recordAnswerQuery>>();
-
-/**
- * Records an answer in one round trip (docs/performance.md, "Writes in one round trip"): the
- * database function record_quiz_answer (migrations 0011 and 0012) locks the learner's progress
- * row, checks the quiz is open, counts the answer against QUIZ_ANSWER_LIMIT, stores it, trims the
- * attempts past the latest `kept`, and reads the standing after it. The change is announced to the
- * other instances, then the certificate issued when this answer completed the program
- * (docs/product.md, "Completion and certificates").
+ * Records an answer (quiz-answers.ts): the database function record_quiz_answer (migrations 0011
+ * and 0012) locks the learner's progress row, checks the quiz is open, counts the answer against
+ * QUIZ_ANSWER_LIMIT, stores it, trims the attempts past the latest `kept`, and reads the standing
+ * after it. The change is announced to the other instances, then the certificate issued when
+ * this answer completed the program (docs/product.md, "Completion and certificates").
  */
 async function recordAttempt(
   db: Db,
+  record: AnswerRecorder,
   changes: UserChanges,
   track: CatalogTrack,
   quiz: { moduleId: string; section: number },
-  attempt: Attempt,
+  attempt: Omit<AnswerToRecord, "moduleId" | "nowMs">,
   now: Date,
 ): Promise<{ completion: Completion; issued: boolean }> {
-  const { perWindow, windowSeconds, kept } = QUIZ_ANSWER_LIMIT;
-  const windowMs = windowSeconds * 1000;
   const nowMs = now.getTime();
-  let query = preparedRecordAnswer.get(db);
-  if (!query) {
-    query = recordAnswerQuery(db);
-    preparedRecordAnswer.set(db, query);
-  }
-  const { userId, programId, questionIndex, option, correct } = attempt;
-  const [row] = answerResult.parse(
-    await query.execute({ userId, programId, moduleId: quiz.moduleId, questionIndex, option, correct, nowMs, windowMs, perWindow, kept }),
-  );
-  if (!row) throw new Error("record_quiz_answer returned no row");
+  const row = await record({ ...attempt, moduleId: quiz.moduleId, nowMs });
   if (row.outcome === "locked") throw new HttpError(403, "QUIZ_LOCKED", LEARNING_MESSAGES.quizLocked(quiz.section));
   if (row.outcome === "refused") {
     // Requests counted together may carry clocks a few milliseconds apart (rate-limit-store.ts).
+    const windowMs = QUIZ_ANSWER_LIMIT.windowSeconds * 1000;
     const ttl = Math.min(windowMs, Math.max(0, (row.lastRequest ?? nowMs) + windowMs - nowMs));
     throw new TooManyAnswers(Math.max(1, Math.ceil(ttl / 1000)));
   }
@@ -225,6 +173,7 @@ export async function answerQuestion(
   input: { questionIndex: number; option: string },
   now: Date,
   changes: UserChanges,
+  record: AnswerRecorder,
 ): Promise<{ correct: boolean; completion: Completion; issued: boolean }> {
   const track = openTrack(catalog, learner, trackId);
   const quiz = trackQuiz(track);
@@ -237,7 +186,7 @@ export async function answerQuestion(
   const correct = question.answer.trim().toUpperCase() === input.option;
   const attempt = { userId: learner.id, programId: track.program.id, questionIndex: input.questionIndex, option: input.option, correct };
   try {
-    return { correct, ...(await recordAttempt(db, changes, track, quiz, attempt, now)) };
+    return { correct, ...(await recordAttempt(db, record, changes, track, quiz, attempt, now)) };
   } finally {
     changes.changed({ scope: "learning", userId: learner.id }); // docs/performance.md, "Caching signed-in reads"
   }
