@@ -1,7 +1,7 @@
 // Certificates (docs/product.md, "Completion and certificates"): issued after the write that
 // completes a program (or later, when owed), verified by anyone who has the number, revoked by an admin.
 import { randomBytes } from "node:crypto";
-import { and, desc, eq, isNull, notExists, sql } from "drizzle-orm";
+import { and, desc, eq, isNull, sql } from "drizzle-orm";
 import { z } from "zod";
 import {
   CERTIFICATE_ALPHABET,
@@ -15,13 +15,13 @@ import {
 import type { Completion } from "../../../shared/contracts/learning.ts";
 import { isTrack, type Track } from "../../../shared/plans.ts";
 import type { Db, Tx } from "../../db/client.ts";
-import { auditLog, certificates, userProgress, users } from "../../db/schema.ts";
+import { auditLog, certificates, users } from "../../db/schema.ts";
 import { emailLayout } from "../../emails/layout.ts";
 import type { Mailer } from "../../integrations/mail.ts";
 import { enqueueJob } from "../../jobs/queue.ts";
 import { HttpError } from "../../plugins/errors.ts";
 import { loadCatalog, type CatalogTrack } from "../catalog/catalog.service.ts";
-import { readCompletion } from "./completion.ts";
+import { completionFrom, readCompletion } from "./completion.ts";
 
 export const CERTIFICATE_JOB = "certificate.issued";
 
@@ -194,38 +194,52 @@ export function createCertificateJobHandler(deps: { db: Db; mailer: Mailer; appU
 
 export const OWED_CERTIFICATES_JOB = "certificates.owed";
 
+const standingRow = z.object({
+  user_id: z.string(),
+  data: z.unknown(),
+  answers: z.nullable(z.array(z.object({ questionIndex: z.number(), option: z.string(), correct: z.boolean() }))),
+  certificate_id: z.nullable(z.string()),
+});
+const standingRows = z.object({ rows: z.array(standingRow) });
+
 /**
  * Issues a certificate to each learner (or to the one given) who stands complete on the track and
- * was never certified for it (a revoked certificate is not issued again). Returns how many were issued.
+ * was never certified for it (a revoked certificate is not issued again). The candidates (every
+ * video watched, never certified) are read `pageSize` at a time with their standing, one statement
+ * a page, and checked in memory by the usual rule; only those complete are written, each in its
+ * own transaction. Returns how many were issued.
  */
-export async function issueOwedCertificates(db: Db, track: CatalogTrack, userId?: string): Promise<number> {
+export async function issueOwedCertificates(
+  db: Db,
+  track: CatalogTrack,
+  { userId, pageSize = 500 }: { userId?: string; pageSize?: number } = {},
+): Promise<number> {
   if (track.modules.length === 0) return 0;
+  const programId = track.program.id;
   const everyVideoWatched = JSON.stringify(Object.fromEntries(track.modules.map((module) => [module.id, true])));
-  // Every video watched and never certified: the quiz is checked learner by learner below.
-  const candidates = await db
-    .select({ userId: userProgress.userId })
-    .from(userProgress)
-    .where(
-      and(
-        eq(userProgress.programId, track.program.id),
-        userId === undefined ? undefined : eq(userProgress.userId, userId),
-        sql`${userProgress.data} @> ${everyVideoWatched}::jsonb`,
-        notExists(
-          db
-            .select({ id: certificates.id })
-            .from(certificates)
-            .where(and(eq(certificates.userId, userProgress.userId), eq(certificates.programId, track.program.id))),
-        ),
-      ),
-    );
   let issued = 0;
-  for (const candidate of candidates) {
-    const completion = await readCompletion(db, track, candidate.userId);
-    // Complete before as now: issueOnCompletion issues only to a learner never certified, checked
-    // again in its own transaction.
-    if ((await issueOnCompletion(db, track, candidate.userId, completion, completion)).issued) issued += 1;
+  let after = "";
+  for (;;) {
+    const page = standingRows.parse(
+      await db.execute(sql`select up.user_id, s.data, s.answers, s.certificate_id
+        from user_progress up, learner_standing(up.user_id, up.program_id) s
+        where up.program_id = ${programId} and up.user_id > ${after}
+          ${userId === undefined ? sql`` : sql`and up.user_id = ${userId}`}
+          and up.data @> ${everyVideoWatched}::jsonb
+          and not exists (select 1 from certificates c where c.user_id = up.user_id and c.program_id = up.program_id)
+        order by up.user_id
+        limit ${pageSize}`),
+    ).rows;
+    for (const row of page) {
+      const completion = completionFrom(track, { data: row.data, answers: row.answers ?? [], certificateId: row.certificate_id });
+      // Complete before as now: issueOnCompletion issues only to a learner never certified, checked
+      // again in its own transaction.
+      if (completion.complete && (await issueOnCompletion(db, track, row.user_id, completion, completion)).issued) issued += 1;
+    }
+    const last = page.at(-1);
+    if (!last || page.length < pageSize) return issued;
+    after = last.user_id;
   }
-  return issued;
 }
 
 const owedJobSchema = z.object({ track: z.string(), userId: z.string().optional() });
@@ -241,7 +255,7 @@ export function createOwedCertificatesJobHandler(deps: { db: Db }) {
     const { track, userId } = owedJobSchema.parse(payload);
     if (!isTrack(track)) return;
     const current = (await loadCatalog(deps.db)).tracks.get(track);
-    if (current) await issueOwedCertificates(deps.db, current, userId);
+    if (current) await issueOwedCertificates(deps.db, current, { userId });
   };
 }
 

@@ -7,9 +7,11 @@ import type { InjectOptions } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { AdminProgram } from "../../../shared/contracts/admin.ts";
 import { certificates } from "../../db/schema.ts";
+import { loadCatalog } from "../catalog/catalog.service.ts";
 import { SEED_PROGRAMS } from "../../db/seed-content.ts";
 import { createTestUsers, ipAllocator, mailsTo, type TestUser, type TestUserPlan } from "../../testing/accounts.ts";
 import { createTestApp, type TestApp } from "../../testing/test-app.ts";
+import { issueOwedCertificates } from "./certificates.ts";
 
 const nextIp = ipAllocator(26);
 
@@ -21,6 +23,9 @@ const USERS = {
   twoRight: {},
   progressEdited: {},
   earlyFinisher: {},
+  pagedFirst: {},
+  pagedSecond: {},
+  pagedStuck: {},
 } satisfies Record<string, TestUserPlan>;
 
 const QUESTIONS = SEED_PROGRAMS.find((program) => program.id === "beginner")?.quiz.questions ?? [];
@@ -139,5 +144,24 @@ describe("certificates owed", () => {
 
     expect(await completionOf(learner)).toMatchObject({ complete: true, certificateId: expect.stringMatching(/^TA-/) });
     expect(await certificatesOf(learner)).toHaveLength(1);
+  });
+
+  it("reads the candidates a page at a time: every learner owed one is certified, whatever the page size", async () => {
+    const videos = (await beginner()).modules.length;
+    const owed = [user("pagedFirst"), user("pagedSecond")];
+    for (const learner of owed) {
+      await study(learner, { videos, rightAnswers: QUESTIONS.length });
+      await t.database.db.delete(certificates).where(eq(certificates.userId, learner.id));
+    }
+    // Between them, or around them, in the order of the pages: one who watched every video and
+    // has not passed the quiz.
+    await study(user("pagedStuck"), { videos, rightAnswers: 0 });
+    const track = (await loadCatalog(t.database.db)).tracks.get("beginner");
+    if (!track) throw new Error("no Beginner track");
+
+    expect(await issueOwedCertificates(t.database.db, track, { pageSize: 1 })).toBe(2);
+    for (const learner of owed) expect(await certificatesOf(learner)).toHaveLength(1);
+    expect(await certificatesOf(user("pagedStuck"))).toEqual([]);
+    expect(await issueOwedCertificates(t.database.db, track, { pageSize: 1 })).toBe(0);
   });
 });
