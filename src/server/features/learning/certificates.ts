@@ -21,7 +21,7 @@ import type { Mailer } from "../../integrations/mail.ts";
 import { enqueueJob } from "../../jobs/queue.ts";
 import { HttpError } from "../../plugins/errors.ts";
 import { loadCatalog, type CatalogTrack } from "../catalog/catalog.service.ts";
-import { completionFrom, readCompletion } from "./completion.ts";
+import { completionFrom, latestAnswerSchema, readCompletion } from "./completion.ts";
 
 export const CERTIFICATE_JOB = "certificate.issued";
 
@@ -197,7 +197,7 @@ export const OWED_CERTIFICATES_JOB = "certificates.owed";
 const standingRow = z.object({
   user_id: z.string(),
   data: z.unknown(),
-  answers: z.nullable(z.array(z.object({ questionIndex: z.number(), option: z.string(), correct: z.boolean() }))),
+  answers: z.nullable(z.array(latestAnswerSchema)),
   certificate_id: z.nullable(z.string()),
 });
 const standingRows = z.object({ rows: z.array(standingRow) });

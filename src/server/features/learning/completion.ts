@@ -2,6 +2,7 @@
 // and the quiz passed. The rule is pure; the query reads what it needs on the caller's connection or
 // transaction.
 import { and, desc, eq, sql } from "drizzle-orm";
+import { z } from "zod";
 import type { Completion } from "../../../shared/contracts/learning.ts";
 import type { Track } from "../../../shared/plans.ts";
 import type { Db, Tx } from "../../db/client.ts";
@@ -62,7 +63,9 @@ export async function latestAnswers(db: Db | Tx, userId: string, track: Track) {
     .orderBy(quizAttempts.questionIndex, desc(quizAttempts.createdAt), desc(quizAttempts.id));
 }
 
-export type LatestAnswer = { questionIndex: number; option: string; correct: boolean };
+/** A learner's latest answer to a question, as the database functions answer it. */
+export const latestAnswerSchema = z.object({ questionIndex: z.number(), option: z.string(), correct: z.boolean() });
+export type LatestAnswer = z.infer<typeof latestAnswerSchema>;
 
 /** Where a learner stands on a track: the progress entry, the latest answers, the valid certificate. */
 export type Standing = { data: unknown; answers: LatestAnswer[]; certificateId: string | null };

@@ -7,6 +7,7 @@ import { z } from "zod";
 import { QUIZ_ANSWER_LIMIT } from "../../../shared/contracts/learning.ts";
 import { createBatcher } from "../../db/batcher.ts";
 import type { Database, Db } from "../../db/client.ts";
+import { latestAnswerSchema } from "./completion.ts";
 
 /** One answer, its option already checked against the question; `nowMs` counts it in the limit. */
 export type AnswerToRecord = {
@@ -19,15 +20,13 @@ export type AnswerToRecord = {
   nowMs: number;
 };
 
-const latestAnswer = z.object({ questionIndex: z.number(), option: z.string(), correct: z.boolean() });
-
 const recordedAnswer = z.object({
   ordinal: z.number(),
   outcome: z.enum(["locked", "refused", "recorded"]),
   lastRequest: z.nullable(z.coerce.number()),
-  earlier: z.nullable(latestAnswer),
+  earlier: z.nullable(latestAnswerSchema),
   data: z.unknown(),
-  answers: z.nullable(z.array(latestAnswer)),
+  answers: z.nullable(z.array(latestAnswerSchema)),
   certificateId: z.nullable(z.string()),
 });
 
