@@ -1,5 +1,7 @@
-// One load run with autocannon: loopback only, a fixed number of connections for a bounded time,
-// after a short unmeasured warm-up; with the CPU time the server spent on the measured part.
+// Load runs with autocannon: loopback only, a fixed number of connections for a bounded time,
+// after a short unmeasured warm-up; with the CPU time the server spent on the measured part. A
+// route is measured in rounds, each after a round of the ceiling (the bare hello-world), so that
+// its share of the ceiling compares two measurements taken side by side.
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import autocannon, { type Options } from "autocannon";
@@ -135,5 +137,51 @@ export async function runLoad(
     otherStatuses,
     tooMany: result.statusCodeStats["429"]?.count ?? 0,
     cpuMsPerRequest: result.requests.total > 0 ? (cpuSpent * 1000) / result.requests.total : Number.NaN,
+  };
+}
+
+/** What is loaded and how its server's CPU time is read. */
+export type Loaded = { target: LoadTarget; cpuSeconds: () => number };
+
+/** The round with the median requests per second (the lower of the two middle ones for an even count). */
+export function medianRound(rounds: LoadResult[]): LoadResult {
+  const sorted = [...rounds].sort((a, b) => a.requestsPerS - b.requestsPerS);
+  const median = sorted[Math.floor((sorted.length - 1) / 2)];
+  if (!median) throw new Error("no round was measured");
+  return median;
+}
+
+export type Beside = {
+  /** The route's median round. */
+  route: LoadResult;
+  /** The ceiling's median round, of those measured beside the route's; null without a ceiling. */
+  ceiling: LoadResult | null;
+  /** Every round, in the order run. */
+  routeRounds: LoadResult[];
+  ceilingRounds: LoadResult[];
+};
+
+/**
+ * `rounds` rounds of the route, each right after a round of the ceiling: machine speed drifts over
+ * minutes (the hello-world alone gave 45,000 to 96,000 requests a second from one run to another),
+ * and a share compares the two under the same conditions. The route is warmed up once, before its first round.
+ */
+export async function runBeside(
+  route: Loaded,
+  ceiling: Loaded | null,
+  settings: LoadSettings & { rounds: number },
+): Promise<Beside> {
+  const routeRounds: LoadResult[] = [];
+  const ceilingRounds: LoadResult[] = [];
+  for (let round = 0; round < settings.rounds; round++) {
+    if (ceiling) ceilingRounds.push(await runLoad(ceiling.target, { ...settings, warmupS: 0 }, ceiling.cpuSeconds));
+    const warmupS = round === 0 ? settings.warmupS : 0;
+    routeRounds.push(await runLoad(route.target, { ...settings, warmupS }, route.cpuSeconds));
+  }
+  return {
+    route: medianRound(routeRounds),
+    ceiling: ceilingRounds.length > 0 ? medianRound(ceilingRounds) : null,
+    routeRounds,
+    ceilingRounds,
   };
 }

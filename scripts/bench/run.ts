@@ -22,7 +22,7 @@ import {
   type LighthouseResult,
 } from "./frontend.ts";
 import { copiedLearners, signedInLearner, signedInLearners, trackShape } from "./learners.ts";
-import { autocannonVersion, runLoad, type LoadResult, type LoadSettings, type LoadTarget } from "./load.ts";
+import { autocannonVersion, medianRound, runBeside, runLoad, type LoadResult, type LoadTarget, type Loaded } from "./load.ts";
 import { describeMachine, type Machine } from "./machine.ts";
 import { createScratchDatabase, dropScratchDatabase, postgresVersion, SCRATCH_DATABASE } from "./postgres.ts";
 import { BENCH_AUTH_SECRET, projectRoot, startApp, startHelloWorld, usePortsFrom, type Database, type Running } from "./processes.ts";
@@ -60,10 +60,12 @@ const ROUTE_NAMES = Object.keys(ROUTES) as RouteName[];
 const USAGE = `Usage: node --import tsx scripts/bench/run.ts [options]
 
 Options:
-  --duration S         seconds of load per route (default 10)
-  --connections LIST   concurrent connections, each count a pass of its own over the
-                       ceiling and every route (default 100,50)
-  --warmup S           unmeasured seconds of load before each route (default 2)
+  --duration S         seconds of load per round (default 5)
+  --rounds N           rounds per route, each after a round of the ceiling; the median
+                       round of each is kept (default 3)
+  --connections LIST   concurrent connections, each count a pass of its own over
+                       every route (default 100,50)
+  --warmup S           unmeasured seconds of load before a route's first round (default 2)
   --learners N         signed-in learners sharing the connections (default 20)
   --quiz-learners N    learners the quiz answers go round, copied in the database from
                        a signed-in one (default 18000; 5 answers a minute per question)
@@ -82,7 +84,7 @@ Options:
                        others' budgets are reported not measured)`;
 
 /** The run's load settings: every route is measured once at each of `connections`. */
-type LoadPlan = { connections: number[]; durationS: number; warmupS: number };
+type LoadPlan = { connections: number[]; durationS: number; warmupS: number; rounds: number };
 
 type Options = {
   load: LoadPlan;
@@ -113,7 +115,8 @@ function parseOptions(argv: string[]): Options | "help" {
     args: argv,
     strict: true,
     options: {
-      duration: { type: "string", default: "10" },
+      duration: { type: "string", default: "5" },
+      rounds: { type: "string", default: "3" },
       connections: { type: "string", default: "100,50" },
       warmup: { type: "string", default: "2" },
       learners: { type: "string", default: "20" },
@@ -152,6 +155,7 @@ function parseOptions(argv: string[]): Options | "help" {
       durationS: positive("duration", values.duration),
       connections: [...new Set(values.connections.split(",").map((count) => positive("connections", count.trim())))],
       warmupS: positive("warmup", values.warmup, true),
+      rounds: positive("rounds", values.rounds),
     },
     learners: positive("learners", values.learners),
     quizLearners: positive("quiz-learners", values["quiz-learners"]),
@@ -193,8 +197,16 @@ function show(section: Section): Section {
 
 type DbLabel = "PGlite" | "PostgreSQL";
 
-/** A route's figures at one connection count. */
-type RouteResult = LoadResult & { connections: number };
+/**
+ * A route's figures at one connection count: its median round, the median of the ceiling's rounds
+ * measured beside it (null without a ceiling), and every round's req/s of each.
+ */
+type RouteResult = LoadResult & {
+  connections: number;
+  ceiling: LoadResult | null;
+  rounds: number[];
+  ceilingRounds: number[];
+};
 
 type AppRun = {
   label: DbLabel;
@@ -207,19 +219,23 @@ type AppRun = {
 
 
 function logResult(label: string, result: RouteResult): void {
+  const share = result.ceiling ? ` (${percent(result.requestsPerS / result.ceiling.requestsPerS)} of the ceiling beside it)` : "";
   log(
-    `  ${label} at ${result.connections}: ${integer(result.requestsPerS)} req/s, p50 ${result.p50Ms} ms, ` +
-      `p99 ${result.p99Ms} ms, ${decimal(result.cpuMsPerRequest, 3)} ms CPU/request` +
+    `  ${label} at ${result.connections}: ${integer(result.requestsPerS)} req/s${share}, p50 ${result.p50Ms} ms, ` +
+      `p99 ${result.p99Ms} ms, ${decimal(result.cpuMsPerRequest, 3)} ms CPU/request; rounds ` +
+      `${result.rounds.map(integer).join(", ")}, ceiling ${result.ceilingRounds.map(integer).join(", ") || "none"}` +
       (result.non2xx || result.errors ? `, non-2xx ${result.non2xx} (${result.otherStatuses}), errors ${result.errors}` : ""),
   );
 }
 
 /**
- * Every route at each connection count of the plan, the server's CPU time read around each; each
- * result goes into `results` as it is measured, so a failing route keeps the ones before it.
+ * Every route at each connection count of the plan, in rounds beside the ceiling's, the server's
+ * CPU time read around each; each result goes into `results` as it is measured, so a failing route
+ * keeps the ones before it.
  */
 async function loadRoutes(
   app: Running,
+  ceiling: Loaded | null,
   learners: BenchLearners,
   plan: LoadPlan,
   routes: Set<RouteName>,
@@ -265,8 +281,14 @@ async function loadRoutes(
   const chosen = new Set<string>([...routes].map((name) => ROUTES[name]));
   for (const connections of plan.connections) {
     for (const target of targets.filter((candidate) => chosen.has(candidate.label))) {
-      const settings: LoadSettings = { connections, durationS: plan.durationS, warmupS: plan.warmupS };
-      const result = { ...(await runLoad(target, settings, () => app.cpuSeconds())), connections };
+      const measured = await runBeside({ target, cpuSeconds: () => app.cpuSeconds() }, ceiling, { ...plan, connections });
+      const result: RouteResult = {
+        ...measured.route,
+        connections,
+        ceiling: measured.ceiling,
+        rounds: measured.routeRounds.map((round) => round.requestsPerS),
+        ceilingRounds: measured.ceilingRounds.map((round) => round.requestsPerS),
+      };
       logResult(target.label, result);
       results.push(result);
     }
@@ -321,6 +343,7 @@ async function measureApp(
   database: Database,
   options: Options,
   withLighthouse: boolean,
+  ceiling: Loaded | null,
 ): Promise<{ run: AppRun; lighthouse: LighthouseRun | null }> {
   const run: AppRun = { label, firstStartMs: null, load: [], loadError: null, startup: null, startupError: null };
   let lighthouse: LighthouseRun | null = null;
@@ -355,7 +378,7 @@ async function measureApp(
       try {
         const prepared = await prepareLearners(app, database, label, options);
         app = prepared.app;
-        await loadRoutes(app, prepared.learners, options.load, options.routes, run.load);
+        await loadRoutes(app, ceiling, prepared.learners, options.load, options.routes, run.load);
       } catch (error) {
         run.loadError = errorText(error);
         log(`  load: ${run.loadError}`);
@@ -400,7 +423,8 @@ function machineSection(machine: Machine, options: Options): Section {
   ];
   const settings =
     `Load: autocannon ${autocannonVersion}, loopback, ${options.load.connections.join(" and then ")} connections, ` +
-    `${options.load.durationS} s per route after ${options.load.warmupS} s of unmeasured warm-up, no pipelining; ` +
+    `${options.load.rounds} rounds of ${options.load.durationS} s per route, each after a round of the hello-world, ` +
+    `after ${options.load.warmupS} s of unmeasured warm-up, no pipelining; ` +
     `signed-in routes spread over ${options.learners} learners, quiz answers over ${integer(options.quizLearners)}. Lighthouse: ${options.lighthouseRuns} run(s) per page ` +
     `(median performance kept), default mobile configuration with simulated throttling, Chromium flags ` +
     `\`${CHROMIUM_FLAGS.join(" ")}\`.`;
@@ -430,10 +454,10 @@ function budgetText(budget: ApiBudget, database: DbLabel): string {
   return `${budget.route.replace(" (signed in)", "")} >= ${percent(budget.share)} of hello-world req/s${p99} at ${budget.connections} connections (${database})`;
 }
 
-function apiBudgetLine(budget: ApiBudget, run: AppRun, ceilings: RouteResult[]): BudgetLine {
+function apiBudgetLine(budget: ApiBudget, run: AppRun): BudgetLine {
   const name = budgetText(budget, run.label);
   const result = run.load.find((r) => r.label === budget.route && r.connections === budget.connections);
-  const ceiling = ceilings.find((c) => c.connections === budget.connections);
+  const ceiling = result?.ceiling;
   if (!result || !ceiling) return { budget: name, measured: "not measured", met: null };
   const share = result.requestsPerS / ceiling.requestsPerS;
   const measured = `${percent(share)} (${integer(result.requestsPerS)} of ${integer(ceiling.requestsPerS)} req/s)` +
@@ -445,7 +469,7 @@ function apiBudgetLine(budget: ApiBudget, run: AppRun, ceilings: RouteResult[]):
   return { budget: name, measured, met: share >= budget.share && (budget.p99Ms === null || result.p99Ms < budget.p99Ms) };
 }
 
-function apiSection(ceilings: RouteResult[], ceilingError: string | null, runs: AppRun[], options: Options): Section {
+function apiSection(ceilingError: string | null, runs: AppRun[], options: Options): Section {
   const title = "API under load";
   if (options.skip.has("api")) {
     return notMeasured(title, "skipped (--skip api)", API_BUDGETS.map((budget) => budgetText(budget, budget.database ?? "PGlite")));
@@ -453,34 +477,40 @@ function apiSection(ceilings: RouteResult[], ceilingError: string | null, runs: 
   const cpu = (result: LoadResult) => decimal(result.cpuMsPerRequest, 3);
   const rows: Cell[][] = [];
   for (const connections of options.load.connections) {
-    const ceiling = ceilings.find((c) => c.connections === connections);
+    // The ceiling's row: the median of its medians beside each route at this count.
+    const beside = runs.flatMap((run) => run.load.filter((r) => r.connections === connections)).flatMap((r) => (r.ceiling ? [r.ceiling] : []));
+    const ceiling = beside.length > 0 ? medianRound(beside) : null;
     rows.push(
       ceiling
-        ? ["Fastify hello-world (ceiling)", "GET /", connections, integer(ceiling.requestsPerS), ceiling.p50Ms, ceiling.p99Ms, "100%", cpu(ceiling), ceiling.non2xx + ceiling.errors]
-        : ["Fastify hello-world (ceiling)", "GET /", connections, "not measured", "", "", "", "", ceilingError ?? ""],
+        ? ["Fastify hello-world (ceiling)", "GET /", connections, integer(ceiling.requestsPerS), ceiling.p50Ms, ceiling.p99Ms, "100%", "", cpu(ceiling), ceiling.non2xx + ceiling.errors]
+        : ["Fastify hello-world (ceiling)", "GET /", connections, "not measured", "", "", "", "", "", ceilingError ?? ""],
     );
     for (const run of runs) {
       if (run.loadError && connections === options.load.connections.at(-1)) {
-        rows.push([`app, ${run.label}`, "the routes not listed", "", "not measured", "", "", "", "", run.loadError]);
+        rows.push([`app, ${run.label}`, "the routes not listed", "", "not measured", "", "", "", "", "", run.loadError]);
       }
       for (const result of run.load.filter((r) => r.connections === connections)) {
-        const share = ceiling ? result.requestsPerS / ceiling.requestsPerS : Number.NaN;
+        const share = result.ceiling ? result.requestsPerS / result.ceiling.requestsPerS : Number.NaN;
         const problems = [result.otherStatuses, result.errors ? `${result.errors} errors` : "", result.timeouts ? `${result.timeouts} timeouts` : ""]
           .filter(Boolean)
           .join(", ");
-        rows.push([`app, ${run.label}`, result.label, connections, integer(result.requestsPerS), result.p50Ms, result.p99Ms, percent(share), cpu(result), problems || 0]);
+        const ceilingBeside = result.ceiling ? integer(result.ceiling.requestsPerS) : "";
+        rows.push([`app, ${run.label}`, result.label, connections, integer(result.requestsPerS), result.p50Ms, result.p99Ms, percent(share), ceilingBeside, cpu(result), problems || 0]);
       }
     }
   }
   const budgets = runs.flatMap((run) =>
-    API_BUDGETS.filter((budget) => budget.database === null || budget.database === run.label).map((budget) => apiBudgetLine(budget, run, ceilings)),
+    API_BUDGETS.filter((budget) => budget.database === null || budget.database === run.label).map((budget) => apiBudgetLine(budget, run)),
   );
   const limited = runs
     .flatMap((run) => run.load)
     .filter((result) => result.tooMany > 0 && result.label !== ROUTES.quiz);
   const notes = [
-    "req/s is autocannon's average of its per-second samples; latencies are in milliseconds; " +
-      "\"vs ceiling\" is the route's req/s over the hello-world's at the same number of connections, in this same run.",
+    `Each route is measured in ${options.load.rounds} rounds of ${options.load.durationS} s, each right after a round of ` +
+      "the hello-world at the same number of connections; the median round of each is kept. \"vs ceiling\" is the " +
+      "route's median req/s over the median of the hello-world's rounds beside it (\"ceiling beside\"); the " +
+      "hello-world's row is the median of those. req/s is autocannon's average of a round's per-second samples; " +
+      "latencies are in milliseconds, of the median round.",
     "CPU ms/request: the server process's CPU time (user + system, from /proc) during the measured seconds, " +
       "over the requests it answered; the database's own processes are not counted (PGlite runs inside the app's).",
     "Rate limits: none of these routes has one but the quiz answers. The app's limits (src/server) are on " +
@@ -501,7 +531,7 @@ function apiSection(ceilings: RouteResult[], ceilingError: string | null, runs: 
       "has, without a write); the connections share the learners in turn.",
   ];
   const markdown = `${table(
-    ["server", "route", ">connections", ">req/s", ">p50 ms", ">p99 ms", ">vs ceiling", ">CPU ms/request", ">non-2xx / errors"],
+    ["server", "route", ">connections", ">req/s", ">p50 ms", ">p99 ms", ">vs ceiling", ">ceiling beside", ">CPU ms/request", ">non-2xx / errors"],
     rows,
   )}\n\n${notes.map((note) => `- ${note}`).join("\n")}`;
   return { title, markdown, budgets };
@@ -750,25 +780,23 @@ async function main(argv: string[]): Promise<number> {
     bundleError = errorText(error);
   }
 
-  // The ceiling, at each connection count.
-  const ceilings: RouteResult[] = [];
+  // The ceiling: a bare hello-world, running through the whole run and loaded beside each route.
+  let hello: Running | null = null;
+  let ceiling: Loaded | null = null;
   let ceilingError: string | null = null;
   if (!options.skip.has("api")) {
-    log("\nFastify hello-world (the ceiling)");
+    log("\nFastify hello-world (the ceiling), warmed up");
     try {
-      const hello = await startHelloWorld();
-      try {
-        for (const connections of options.load.connections) {
-          const settings: LoadSettings = { connections, durationS: options.load.durationS, warmupS: options.load.warmupS };
-          const ceiling = { ...(await runLoad({ label: "GET /", url: `${hello.base}/` }, settings, () => hello.cpuSeconds())), connections };
-          logResult("GET /", ceiling);
-          ceilings.push(ceiling);
-        }
-      } finally {
-        await hello.stop();
+      const running = await startHelloWorld();
+      hello = running;
+      const target: LoadTarget = { label: "GET /", url: `${running.base}/` };
+      for (const connections of options.load.connections) {
+        await runLoad(target, { connections, durationS: Math.max(options.load.warmupS, 1), warmupS: 0 });
       }
+      ceiling = { target, cpuSeconds: () => running.cpuSeconds() };
     } catch (error) {
       ceilingError = errorText(error);
+      log(`  the ceiling: ${ceilingError}`);
     }
   }
 
@@ -779,7 +807,7 @@ async function main(argv: string[]): Promise<number> {
   // PGlite: a fresh data folder, removed at the end.
   const dataDir = mkdtempSync(join(tmpdir(), "ta-bench-pglite-"));
   try {
-    const result = await measureApp("PGlite", { kind: "pglite", dataDir }, options, !options.skip.has("lighthouse"));
+    const result = await measureApp("PGlite", { kind: "pglite", dataDir }, options, !options.skip.has("lighthouse"), ceiling);
     appRuns.push(result.run);
     lighthouse = result.lighthouse;
   } catch (error) {
@@ -797,7 +825,7 @@ async function main(argv: string[]): Promise<number> {
     try {
       const databaseUrl = await createScratchDatabase(options.postgresUrl);
       try {
-        const result = await measureApp("PostgreSQL", { kind: "postgres", url: databaseUrl }, options, false);
+        const result = await measureApp("PostgreSQL", { kind: "postgres", url: databaseUrl }, options, false, ceiling);
         appRuns.push(result.run);
         if (!options.skip.has("admin")) {
           log(`\nAdmin at scale: seeding ${integer(options.users)} users`);
@@ -823,6 +851,7 @@ async function main(argv: string[]): Promise<number> {
     failures.push(pgError);
     appRuns.push({ label: "PostgreSQL", firstStartMs: null, load: [], loadError: pgError, startup: null, startupError: pgError });
   }
+  await hello?.stop();
 
   // Scripts `/` loaded at run time beyond the static graph (lazy chunks), from Lighthouse.
   const extra: BundleFile[] = [];
@@ -845,7 +874,7 @@ async function main(argv: string[]): Promise<number> {
   }
 
   const sections = [
-    show(apiSection(ceilings, ceilingError, appRuns, options)),
+    show(apiSection(ceilingError, appRuns, options)),
     show(adminSection(adminTimings, seedSeconds, adminError, options)),
     show(dashboardSection(adminTimings, adminError, options.users)),
     show(bundleSection(bundle, bundleError, extra, extraMissing, transferred, options)),
