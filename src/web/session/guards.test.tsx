@@ -1,9 +1,8 @@
 // @vitest-environment jsdom
-import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
-import { cleanup, render, screen } from "@testing-library/react";
-import { createMemoryRouter, RouterProvider } from "react-router";
+import { cleanup, screen } from "@testing-library/react";
 import { afterEach, describe, expect, it } from "vitest";
 import type { MeUser } from "../../shared/contracts/session.ts";
+import { renderRoutes, testQueryClient } from "../testing/render.tsx";
 import { RequireAdmin, RequireUser } from "./guards.tsx";
 import { meQuery } from "./session.ts";
 
@@ -22,9 +21,7 @@ const learner: MeUser = {
 
 /** The guards as the app mounts them, with the session already known (no request is made). */
 function visit(path: string, user: MeUser | null) {
-  const client = new QueryClient({ defaultOptions: { queries: { staleTime: Infinity, retry: false } } });
-  client.setQueryData(meQuery.queryKey, { user });
-  const router = createMemoryRouter(
+  return renderRoutes(
     [
       { path: "/", element: <p>home page</p> },
       { path: "/login", element: <p>login page</p> },
@@ -32,14 +29,9 @@ function visit(path: string, user: MeUser | null) {
       { element: <RequireUser />, children: [{ path: "/program", element: <p>program page</p> }] },
       { element: <RequireAdmin />, children: [{ path: "/admin", element: <p>admin page</p> }] },
     ],
-    { initialEntries: [path] },
+    path,
+    testQueryClient([[meQuery.queryKey, { user }]], { neverStale: true }),
   );
-  render(
-    <QueryClientProvider client={client}>
-      <RouterProvider router={router} />
-    </QueryClientProvider>,
-  );
-  return router;
 }
 
 describe("route guards (docs/product.md, Routes and guards)", () => {

@@ -1,11 +1,10 @@
 // @vitest-environment jsdom
 // The cohorts of the Waitlist tab (docs/admin.md, "Cohorts"): a running Admit all is followed,
 // with its progress, to its result.
-import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
-import { cleanup, render, screen, within } from "@testing-library/react";
-import { createMemoryRouter, RouterProvider } from "react-router";
+import { cleanup, screen, within } from "@testing-library/react";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { AdmissionRun, CohortList } from "../../../shared/contracts/cohorts.ts";
+import { renderRoutes } from "../../testing/render.tsx";
 import { CohortsPanel } from "./cohorts-panel.tsx";
 
 vi.mock("../../ui/toast.tsx", () => ({
@@ -72,15 +71,7 @@ afterEach(() => {
 });
 
 function show() {
-  const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
-  const router = createMemoryRouter([{ path: "/admin", element: <CohortsPanel shownCohort="" onShowPlaces={() => undefined} /> }], {
-    initialEntries: ["/admin?tab=waitlist"],
-  });
-  render(
-    <QueryClientProvider client={client}>
-      <RouterProvider router={router} />
-    </QueryClientProvider>,
-  );
+  renderRoutes([{ path: "/admin", element: <CohortsPanel shownCohort="" onShowPlaces={() => undefined} /> }], "/admin?tab=waitlist");
 }
 
 async function advancedPanel() {

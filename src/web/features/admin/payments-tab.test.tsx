@@ -1,11 +1,10 @@
 // @vitest-environment jsdom
 // The Payments tab's filters (in the address, sent to the server) and its refund confirmation.
-import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
-import { cleanup, fireEvent, render, screen, waitFor, within } from "@testing-library/react";
-import { createMemoryRouter, RouterProvider } from "react-router";
+import { cleanup, fireEvent, screen, waitFor, within } from "@testing-library/react";
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import type { AdminPayment } from "../../../shared/contracts/admin.ts";
 import { polyfillDialog } from "../../testing/dialog.ts";
+import { renderRoutes, rowWith } from "../../testing/render.tsx";
 import { notify } from "../../ui/toast.tsx";
 import { parseCedis, PaymentsTab } from "./payments-tab.tsx";
 
@@ -62,20 +61,7 @@ afterEach(() => {
 });
 
 function show(path: string) {
-  const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
-  const router = createMemoryRouter([{ path: "/admin", element: <PaymentsTab /> }], { initialEntries: [path] });
-  render(
-    <QueryClientProvider client={client}>
-      <RouterProvider router={router} />
-    </QueryClientProvider>,
-  );
-  return router;
-}
-
-function rowWith(text: string) {
-  const row = screen.getByText(text).closest("tr");
-  if (!row) throw new Error(`no row with ${text}`);
-  return within(row);
+  return renderRoutes([{ path: "/admin", element: <PaymentsTab /> }], path);
 }
 
 describe("Payments tab filters", () => {

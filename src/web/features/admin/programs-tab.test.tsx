@@ -1,8 +1,8 @@
 // @vitest-environment jsdom
-import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
-import { cleanup, fireEvent, render, screen, waitFor, within } from "@testing-library/react";
+import { cleanup, fireEvent, screen, waitFor, within } from "@testing-library/react";
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { ADMIN_MESSAGES, type AdminProgram, type AdminQuiz } from "../../../shared/contracts/admin.ts";
+import { renderWithQueries } from "../../testing/render.tsx";
 import { notify } from "../../ui/toast.tsx";
 import { programRequest, type ProgramFormValues } from "./program-form.tsx";
 import { formatPriceUsd, ProgramsTab } from "./programs-tab.tsx";
@@ -76,12 +76,7 @@ afterEach(() => {
 });
 
 function showProgramsTab() {
-  const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
-  render(
-    <QueryClientProvider client={client}>
-      <ProgramsTab />
-    </QueryClientProvider>,
-  );
+  renderWithQueries(<ProgramsTab />);
 }
 
 const rowOf = (title: string) => {

@@ -1,9 +1,8 @@
 // @vitest-environment jsdom
-import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
-import { cleanup, fireEvent, render, screen, waitFor, within } from "@testing-library/react";
+import { cleanup, fireEvent, screen, waitFor } from "@testing-library/react";
 import type { ReactNode } from "react";
-import { createMemoryRouter, RouterProvider } from "react-router";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { renderRoutes, rowWith } from "../../testing/render.tsx";
 import { notify } from "../../ui/toast.tsx";
 import { AuditTab } from "./audit-tab.tsx";
 import { MessagesTab } from "./messages-tab.tsx";
@@ -39,20 +38,7 @@ afterEach(() => {
 });
 
 function show(tab: ReactNode, path: string) {
-  const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
-  const router = createMemoryRouter([{ path: "/admin", element: tab }], { initialEntries: [path] });
-  render(
-    <QueryClientProvider client={client}>
-      <RouterProvider router={router} />
-    </QueryClientProvider>,
-  );
-  return router;
-}
-
-function rowWith(text: string) {
-  const row = screen.getByText(text).closest("tr");
-  if (!row) throw new Error(`no row with ${text}`);
-  return within(row);
+  return renderRoutes([{ path: "/admin", element: tab }], path);
 }
 
 const page = { page: 1, pageSize: 20, total: 2 };

@@ -1,10 +1,9 @@
 // @vitest-environment jsdom
-import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
-import { cleanup, fireEvent, render, screen, waitFor, within } from "@testing-library/react";
-import { createMemoryRouter, RouterProvider } from "react-router";
+import { cleanup, fireEvent, screen, waitFor, within } from "@testing-library/react";
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import type { AdminUser, UserList } from "../../../shared/contracts/admin.ts";
 import type { MeUser } from "../../../shared/contracts/session.ts";
+import { renderRoutes, testQueryClient } from "../../testing/render.tsx";
 import { notify } from "../../ui/toast.tsx";
 import { meQuery } from "../../session/session.ts";
 import { UsersTab } from "./users-tab.tsx";
@@ -103,15 +102,7 @@ afterEach(() => {
 });
 
 function showUsersTab(path = "/admin?tab=users") {
-  const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
-  client.setQueryData(meQuery.queryKey, { user: me });
-  const router = createMemoryRouter([{ path: "/admin", element: <UsersTab /> }], { initialEntries: [path] });
-  render(
-    <QueryClientProvider client={client}>
-      <RouterProvider router={router} />
-    </QueryClientProvider>,
-  );
-  return router;
+  return renderRoutes([{ path: "/admin", element: <UsersTab /> }], path, testQueryClient([[meQuery.queryKey, { user: me }]]));
 }
 
 const rowOf = (email: string) => {

@@ -1,11 +1,10 @@
 // @vitest-environment jsdom
 // The learner's payment history and receipt page, as the server's answers make them read.
-import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
-import { cleanup, render, screen, within } from "@testing-library/react";
+import { cleanup, screen, within } from "@testing-library/react";
 import type { ReactNode } from "react";
-import { createMemoryRouter, RouterProvider } from "react-router";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { LearnerPayment, Receipt } from "../../../shared/contracts/billing.ts";
+import { renderRoutes } from "../../testing/render.tsx";
 import { PaymentHistory } from "./payment-history.tsx";
 import { ReceiptPage } from "./receipt-page.tsx";
 
@@ -26,13 +25,7 @@ afterEach(() => {
 });
 
 function show(element: ReactNode, path: string, pattern = "*") {
-  const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
-  const router = createMemoryRouter([{ path: pattern, element }], { initialEntries: [path] });
-  render(
-    <QueryClientProvider client={client}>
-      <RouterProvider router={router} />
-    </QueryClientProvider>,
-  );
+  renderRoutes([{ path: pattern, element }], path);
 }
 
 const PAID: LearnerPayment = {

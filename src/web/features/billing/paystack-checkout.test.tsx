@@ -1,10 +1,9 @@
 // @vitest-environment jsdom
-import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
-import { cleanup, fireEvent, render, screen } from "@testing-library/react";
-import { createMemoryRouter, RouterProvider } from "react-router";
+import { cleanup, fireEvent, screen } from "@testing-library/react";
 import { afterEach, describe, expect, it } from "vitest";
 import type { Prices } from "../../../shared/contracts/billing.ts";
 import type { PaidPlan } from "../../../shared/plans.ts";
+import { renderRoutes, testQueryClient } from "../../testing/render.tsx";
 import { pricesQuery } from "./billing-api.ts";
 import { usePaystackCheckout, type CheckoutCallbacks, type PaystackCheckoutOptions } from "./paystack-checkout.ts";
 
@@ -37,19 +36,13 @@ function Buy(props: { options: PaystackCheckoutOptions; plan: PaidPlan }) {
 }
 
 function buy(options: PaystackCheckoutOptions, plan: PaidPlan = "intermediate") {
-  const client = new QueryClient({ defaultOptions: { queries: { staleTime: Infinity, retry: false } } });
-  client.setQueryData(pricesQuery.queryKey, prices);
-  const router = createMemoryRouter(
+  renderRoutes(
     [
       { path: "/plans", element: <Buy options={options} plan={plan} /> },
       { path: "/paid", element: <p>paid page</p> },
     ],
-    { initialEntries: ["/plans"] },
-  );
-  render(
-    <QueryClientProvider client={client}>
-      <RouterProvider router={router} />
-    </QueryClientProvider>,
+    "/plans",
+    testQueryClient([[pricesQuery.queryKey, prices]], { neverStale: true }),
   );
   fireEvent.click(screen.getByRole("button", { name: "Buy" }));
 }
