@@ -43,9 +43,9 @@ export function libraryLimitMessage(path: string, ms: number): string {
 }
 
 /**
- * Counts a new account for this address, on every path that creates one (our register route and
- * the library's own sign-up endpoint meet in the library's hooks): null when it may go ahead,
- * else the milliseconds until it may.
+ * Counts a new account for this address, in the library's hook on its sign-up, which our register
+ * route calls (the library's own sign-up endpoint is not served): null when it may go ahead, else
+ * the milliseconds until it may.
  */
 export async function claimSignUp(db: Db, address: string, nowMs: number): Promise<number | null> {
   const { current, ttl } = await countRequest(db, `sign-up:${address}`, SIGN_UPS_PER_ADDRESS.windowMs, nowMs);

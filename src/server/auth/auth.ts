@@ -273,7 +273,10 @@ export function createAuth(
     // account too; the library's own endpoint would bypass that limit.
     // Deleting an account is confirmed by the password or a recent sign-in, never by a mailed
     // link, so the link's endpoint is not served.
-    disabledPaths: ["/request-password-reset", "/delete-user/callback"],
+    // New accounts are made through POST /api/accounts/register, which hashes the password before
+    // the library's transaction opens (withPasswordHashedAhead); the library's own endpoint would
+    // hash inside it, holding a pooled connection while it waits for the hasher.
+    disabledPaths: ["/request-password-reset", "/delete-user/callback", "/sign-up/email"],
     database: drizzleAdapter(db, {
       provider: "pg",
       transaction: true,
