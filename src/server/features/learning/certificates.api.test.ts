@@ -6,7 +6,7 @@ import type { InjectOptions } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ADMIN_MESSAGES } from "../../../shared/contracts/admin.ts";
 import type { Track } from "../../../shared/plans.ts";
-import { auditLog, certificates, jobs } from "../../db/schema.ts";
+import { auditLog, certificates, jobs, users } from "../../db/schema.ts";
 import { SEED_PROGRAMS } from "../../db/seed-content.ts";
 import { createTestUsers, ipAllocator, linkIn, mailsTo, type TestUser, type TestUserPlan } from "../../testing/accounts.ts";
 import { createTestApp, type TestApp } from "../../testing/test-app.ts";
@@ -25,6 +25,7 @@ const USERS = {
   lastTwoAtOnce: {},
   lastAnswersAtOnce: {},
   repeat: {},
+  spacedName: {},
   verified: {},
   revoked: {},
 } satisfies Record<string, TestUserPlan>;
@@ -256,6 +257,17 @@ describe("completion and certificates API", () => {
       expect(responses.filter((response) => response.json().completion.certificateId === rows[0]?.id).length).toBeGreaterThanOrEqual(1);
       expect((await getTrack(learner, track)).json().completion.certificateId).toBe(rows[0]?.id);
       expect(await certificateJobs(rows[0]?.id ?? "")).toHaveLength(1);
+    });
+
+    it("the certificate bears the account's name without the spaces around it, and its email is queued with it", async () => {
+      const learner = user("spacedName");
+      // As a provider's profile may give it: a no-break space before, a tab after.
+      await t.database.db.update(users).set({ name: "\u00a0 Ama  Mensah\t" }).where(eq(users.id, learner.id));
+      await watchAll(learner, "beginner");
+      const id = (await answerAllCorrectly(learner, "beginner"))?.json().completion.certificateId;
+      expect(id).toMatch(NUMBER);
+      expect(await certificatesOf(learner)).toEqual([expect.objectContaining({ id, holderName: "Ama  Mensah" })]);
+      expect(await certificateJobs(id)).toHaveLength(1);
     });
 
     it("repeating a write after completion issues nothing more", async () => {

@@ -32,25 +32,21 @@ export function newCertificateId(): string {
   return `TA-${code}`;
 }
 
-/** Whether the learner ever had a certificate for the program, revoked or not. */
-async function everCertified(tx: Tx, userId: string, track: Track): Promise<boolean> {
-  const [row] = await tx
-    .select({ id: certificates.id })
-    .from(certificates)
-    .where(and(eq(certificates.userId, userId), eq(certificates.programId, track)))
-    .limit(1);
-  return row !== undefined;
-}
+/** What JavaScript's `trim()` removes, for the holder's name trimmed in SQL as it would be here. */
+const WHITESPACE = "\t\n\v\f\r \u00a0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000\ufeff";
+
+const issuedRow = z.object({ rows: z.array(z.object({ id: z.string() })) });
 
 /**
  * After a learner's write has committed and the standing was read again (`completion`, what it
  * now is; `before`, what it was without the write): issues the certificate when the program is
  * complete and has no valid one, provided this write completed it or the learner was never
- * certified for it. So a revoked certificate is not issued again by a repeated click, but is when
- * the learner completes the program anew (after an admin's reset). The certificate and the job
- * that announces it by email are written in one transaction; the unique partial index keeps one
- * valid certificate per learner and program when two writes complete it at once. Returns the
- * completion as it now stands.
+ * certified for it (a revoked certificate is not issued again by a write that changes nothing,
+ * only when the learner completes the program anew, after an admin's reset). The certificate and
+ * the job that announces it by email are written by one statement, so together or not at all, in
+ * one round trip: on a busy server each round trip waits its turn (docs/performance.md, "Writes
+ * in one round trip"). The unique partial index keeps one valid certificate per learner and
+ * program when two writes complete it at once. Returns the completion as it now stands.
  */
 export async function issueOnCompletion(
   db: Db,
@@ -60,28 +56,27 @@ export async function issueOnCompletion(
   completion: Completion,
 ): Promise<{ completion: Completion; issued: boolean }> {
   if (!completion.complete || completion.certificateId !== null) return { completion, issued: false };
-  return db.transaction(async (tx) => {
-    // Certified before: by an earlier completion (revoked since), or by a write that completed the
-    // program at the same moment and committed first; what stands now is read again.
-    if (before.complete && (await everCertified(tx, userId, track.program.id))) {
-      return { completion: await readCompletion(tx, track, userId), issued: false };
-    }
-    const [holder] = await tx.select({ name: users.name }).from(users).where(eq(users.id, userId));
-    const [certificate] = await tx
-      .insert(certificates)
-      .values({
-        id: newCertificateId(),
-        userId,
-        holderName: holder?.name.trim() ?? "",
-        programId: track.program.id,
-        programTitle: track.program.title,
-      })
-      .onConflictDoNothing()
-      .returning({ id: certificates.id });
-    if (!certificate) return { completion: await readCompletion(tx, track, userId), issued: false };
-    await enqueueJob(tx, CERTIFICATE_JOB, { certificateId: certificate.id });
-    return { completion: { ...completion, certificateId: certificate.id }, issued: true };
-  });
+  const programId = track.program.id;
+  // Complete before this write too: certified before (revoked since), or by a write that completed
+  // the program at the same moment and committed first.
+  const neverCertified = before.complete
+    ? sql`and not exists (select 1 from certificates c where c.user_id = u.id and c.program_id = ${programId})`
+    : sql``;
+  const result = await db.execute(sql`with certificate as (
+      insert into certificates (id, user_id, holder_name, program_id, program_title)
+      select ${newCertificateId()}, u.id, btrim(u.name, ${WHITESPACE}), ${programId}, ${track.program.title}
+      from users u where u.id = ${userId} ${neverCertified}
+      on conflict do nothing
+      returning id
+    ),
+    job as (
+      insert into jobs (kind, payload) select ${CERTIFICATE_JOB}, jsonb_build_object('certificateId', id) from certificate
+    )
+    select id from certificate`);
+  const [issued] = issuedRow.parse(result).rows;
+  // Nothing issued: what stands now is read again.
+  if (!issued) return { completion: await readCompletion(db, track, userId), issued: false };
+  return { completion: { ...completion, certificateId: issued.id }, issued: true };
 }
 
 type CertificateRow = typeof certificates.$inferSelect;
