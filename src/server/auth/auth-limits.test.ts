@@ -34,11 +34,10 @@ describe("auth limits", () => {
     const minutes = 4 * 60_000;
     expect(libraryLimitMessage("/sign-in/email", minutes)).toBe("Too many sign-in attempts from your network. Please try again in 4 minutes.");
     expect(libraryLimitMessage("/sign-in/social", minutes)).toBe(LIMIT_MESSAGES.signIns(minutes));
-    expect(libraryLimitMessage("/sign-up/email", minutes)).toBe("Too many sign-ups from your network. Please try again in 4 minutes.");
     expect(libraryLimitMessage("/send-verification-email", minutes)).toBe(LIMIT_MESSAGES.verificationRequests(minutes));
     expect(libraryLimitMessage("/reset-password", minutes)).toBe(LIMIT_MESSAGES.resetAttempts(minutes));
     expect(libraryLimitMessage("/get-session", 30_000)).toBe("Too many requests from your network. Please try again in 30 seconds.");
-    for (const path of ["/sign-in/email", "/sign-in/social", "/sign-up/email", "/send-verification-email", "/get-session"]) {
+    for (const path of ["/sign-in/email", "/sign-in/social", "/send-verification-email", "/get-session"]) {
       expect(libraryLimitMessage(path, minutes), path).not.toMatch(/password/i);
     }
     expect(LIMIT_MESSAGES.lockedOut(minutes)).toMatch(/reset your password/);

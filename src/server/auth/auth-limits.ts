@@ -15,10 +15,11 @@ export const SIGN_UPS_PER_ADDRESS = { max: 60, windowMs: HOUR * 1000 } as const;
 
 /**
  * The auth library's own per-address limits, by the path it routes (`ctx.path`, never the path a
- * client spelled). Any other path: 100 a minute. The sign-up rule's hour also keeps our own counters
- * alive: the library deletes every rate_limits row older than its longest window when one of its
- * windows ends, and ours (the lockout's and the mail limit's 15 minutes, the sign-up hour) share
- * that table. The retention job keeps them an hour too (docs/operations.md, "Retention").
+ * client spelled). Any other path: 100 a minute. The sign-up rule limits nothing (the library's
+ * sign-up endpoint is not served; our register route calls the library directly), but its hour
+ * keeps our own counters alive: the library deletes every rate_limits row older than its longest
+ * window when one of its windows ends, and ours (the lockout's and the mail limit's 15 minutes,
+ * the sign-up hour) share that table. The retention job keeps them an hour too (docs/operations.md, "Retention").
  */
 export const LIBRARY_LIMITS = {
   "/sign-in/email": { window: 5 * MINUTE, max: 100 },
@@ -36,7 +37,6 @@ export const DEFAULT_LIBRARY_LIMIT = { window: MINUTE, max: 100 } as const;
 /** What the library's per-address limit on `path` answers, `ms` before it lets the address in again. */
 export function libraryLimitMessage(path: string, ms: number): string {
   if (path.startsWith("/sign-in/")) return LIMIT_MESSAGES.signIns(ms);
-  if (path === "/sign-up/email") return LIMIT_MESSAGES.signUps(ms);
   if (path === "/send-verification-email") return LIMIT_MESSAGES.verificationRequests(ms);
   if (path === "/reset-password") return LIMIT_MESSAGES.resetAttempts(ms);
   return LIMIT_MESSAGES.requests(ms);

@@ -77,6 +77,13 @@ export const users = pgTable(
     advancedPaid: boolean("advanced_paid").notNull().default(false),
     waitlistPaid: boolean("waitlist_paid").notNull().default(false),
     waitlistAdmitted: boolean("waitlist_admitted").notNull().default(false),
+    // How far the learner went, for the dashboard's funnel (docs/admin.md, "Dashboard"): started
+    // Beginner, holds a valid Beginner certificate, made a payment that succeeded. Kept by the
+    // database's triggers (migration 0015) as progress, certificates and payments change, by
+    // whatever path; the app never writes them.
+    funnelStartedBeginner: boolean("funnel_started_beginner").notNull().default(false),
+    funnelFinishedBeginner: boolean("funnel_finished_beginner").notNull().default(false),
+    funnelPaid: boolean("funnel_paid").notNull().default(false),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -487,6 +494,10 @@ export const certificates = pgTable(
     programId: text("program_id").notNull(),
     programTitle: text("program_title").notNull(),
     issuedAt: timestamp("issued_at", { withTimezone: true }).notNull().defaultNow(),
+    // When the holder watched their first video of the program, as their progress said when the
+    // certificate was issued: the dashboard's days to finish (docs/admin.md, "Dashboard"). Filled
+    // in by the database (migration 0015) from the progress entry; null when it had no start.
+    startedAt: timestamp("started_at", { withTimezone: true }),
     revokedAt: timestamp("revoked_at", { withTimezone: true }),
     revokedBy: text("revoked_by").references(() => users.id, { onDelete: "set null" }),
     revokeReason: text("revoke_reason"),

@@ -1,7 +1,7 @@
 // The dashboard (docs/admin.md, "Dashboard"): every figure against a dataset whose answers are
 // known, the funnel's period and its refusals. The data is written straight into the tables, as
 // payments, refunds, learning and expiry leave it, around the real clock (the route reads it).
-import { eq } from "drizzle-orm";
+import { and, eq, inArray } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DASHBOARD_CAPTIONS, DASHBOARD_MESSAGES, addDays, type Dashboard } from "../../../shared/contracts/admin-dashboard.ts";
 import { sectionTitle } from "../../../shared/section-title.ts";
@@ -316,6 +316,46 @@ describe("the dashboard", () => {
       expect(funnel.steps.map((step) => step.learners)).toEqual([0, 0, 0, 0, 0]);
     });
 
+    it("follows each learner as they move after the period: a certificate revoked, progress reset, a payment settled", async () => {
+      const { db } = t.database;
+      const march = { from: "2025-03-01", to: "2025-03-31" };
+      const steps = async () => (await dashboard(march)).funnel.steps.map((step) => step.learners);
+      await addLearners(t, [
+        { id: "m-started", createdAt: day("2025-03-02"), emailVerified: true },
+        { id: "m-finished", createdAt: day("2025-03-03"), emailVerified: true },
+        { id: "m-payer", createdAt: day("2025-03-04"), emailVerified: true },
+      ]);
+      await db.insert(userProgress).values(
+        ["m-started", "m-finished", "m-payer"].map((userId) => ({ userId, programId: "beginner", data: {}, startedAt: day("2025-03-05") })),
+      );
+      const certificate = (userId: string) => ({
+        id: `TA-${userId.toUpperCase().replace(/[^A-Z]/g, "").padEnd(10, "Y").slice(0, 10)}`,
+        userId,
+        holderName: userId,
+        programId: "beginner",
+        programTitle: "Beginner Program",
+      });
+      await db.insert(certificates).values([certificate("m-finished"), certificate("m-payer")]);
+      await db.insert(payments).values(payment({ amountMinor: 1_000, userId: "m-payer", status: "pending" }));
+      expect(await steps()).toEqual([3, 3, 3, 2, 0]);
+
+      await db.update(certificates).set({ revokedAt: new Date() }).where(eq(certificates.userId, "m-finished"));
+      await db.delete(userProgress).where(eq(userProgress.userId, "m-started"));
+      await db.update(payments).set({ status: "success", paidAt: new Date() }).where(eq(payments.userId, "m-payer"));
+      expect(await steps()).toEqual([3, 3, 2, 1, 1]);
+
+      // A refund keeps the payment (the money came); the payment gone, so is the step.
+      await db.update(payments).set({ status: "refunded" }).where(eq(payments.userId, "m-payer"));
+      expect(await steps()).toEqual([3, 3, 2, 1, 1]);
+      await db.delete(payments).where(eq(payments.userId, "m-payer"));
+      expect(await steps()).toEqual([3, 3, 2, 1, 0]);
+
+      // Gone again, so that the other sections' counts are theirs alone.
+      const movers = ["m-started", "m-finished", "m-payer"];
+      await db.delete(certificates).where(inArray(certificates.userId, movers));
+      await db.delete(users).where(inArray(users.id, movers));
+    });
+
     it("defaults to the last 30 days, today included", async () => {
       const today = new Date().toISOString().slice(0, 10);
       const { funnel } = await dashboard();
@@ -359,6 +399,19 @@ describe("the dashboard", () => {
         { programId: "intermediate", title: "Intermediate Program", started: 2, finished: 1, medianDaysToFinish: 4 },
         { programId: "advanced", title: "Advanced Program", started: 0, finished: 0, medianDaysToFinish: null },
       ]);
+    });
+
+    it("counts the days to finish from the start the certificate was issued with, whatever the progress says since", async () => {
+      const { db } = t.database;
+      const intermediate = async () => (await dashboard()).completion.programs.find((program) => program.programId === "intermediate");
+      const progressOf = and(eq(userProgress.userId, "i-finished"), eq(userProgress.programId, "intermediate"));
+      // An administrator resets the progress and the learner starts again, months later.
+      await db.update(userProgress).set({ startedAt: new Date("2025-10-01T00:00:00Z") }).where(progressOf);
+      try {
+        expect(await intermediate()).toMatchObject({ started: 2, finished: 1, medianDaysToFinish: 4 });
+      } finally {
+        await db.update(userProgress).set({ startedAt: new Date("2025-06-01T00:00:00Z") }).where(progressOf);
+      }
     });
 
     it("lists the first video not watched by those who have not finished, the most common first", async () => {

@@ -223,29 +223,23 @@ const funnelRow = z.object({
 /**
  * The learners who registered in the period (users_created_idx) and how far they went, each step
  * counted among those who made the step before: verified their email, watched a first Beginner
- * video, hold a valid Beginner certificate, made a payment that succeeded. Who started and who paid
- * are read from user_progress_started_idx and payments_paid_user_idx alone.
+ * video, hold a valid Beginner certificate, made a payment that succeeded. How far each went is
+ * on their own row, kept by the database as they move (the funnel_ columns, migration 0015): the
+ * funnel of everyone is one pass over the users, not a join of each to their progress,
+ * certificates and payments (docs/admin.md, "Dashboard").
  */
 async function funnel(db: Db, period: { from: string; to: string }): Promise<Dashboard["funnel"]> {
   const [row] = await rowsOf(
     db,
     funnelRow,
-    // One Beginner entry and at most one valid Beginner certificate per learner (their keys).
-    sql`with cohort as (
-        select u.email_verified as verified, p.user_id is not null as started, c.id is not null as finished, u.id
-        from users u
-        left join user_progress p on p.user_id = u.id and p.program_id = 'beginner' and p.started_at is not null
-        left join certificates c on c.user_id = u.id and c.program_id = 'beginner' and c.revoked_at is null
-        where u.created_at >= ${dayStart(period.from)} and u.created_at < ${dayStart(addDays(period.to, 1))}
-          and u.subscription_plan is distinct from 'admin'
-      )
-      select count(*)::int as registered,
-        count(*) filter (where verified)::int as verified,
-        count(*) filter (where verified and started)::int as started_beginner,
-        count(*) filter (where verified and started and finished)::int as finished_beginner,
-        count(*) filter (where verified and started and finished and exists (select 1 from payments m
-          where m.user_id = cohort.id and m.status in ('success', 'refunded') and m.paid_at is not null))::int as paid
-      from cohort`,
+    sql`select count(*)::int as registered,
+        count(*) filter (where email_verified)::int as verified,
+        count(*) filter (where email_verified and funnel_started_beginner)::int as started_beginner,
+        count(*) filter (where email_verified and funnel_started_beginner and funnel_finished_beginner)::int as finished_beginner,
+        count(*) filter (where email_verified and funnel_started_beginner and funnel_finished_beginner and funnel_paid)::int as paid
+      from users
+      where created_at >= ${dayStart(period.from)} and created_at < ${dayStart(addDays(period.to, 1))}
+        and subscription_plan is distinct from 'admin'`,
   );
   const counts = {
     registered: row?.registered ?? 0,
@@ -276,34 +270,31 @@ const completionRow = z.object({
 
 /**
  * Per program: learners who started it, those holding a valid certificate, and the median days
- * between the two for the finishers whose start is known and came first. Started is counted on
- * user_progress_started_idx alone (an index-only scan), less the few administrators'
- * entries, which are found by their keys.
+ * between the two for the finishers whose start is known and came first: the start each
+ * certificate took from the holder's progress when it was issued (certificates.started_at,
+ * migration 0015), so the medians read the certificates alone. Started is counted on
+ * user_progress_started_idx alone (an index-only scan), less the few administrators' entries,
+ * which are found by their keys.
  */
 async function completion(db: Db): Promise<Dashboard["completion"]> {
   const rows = await rowsOf(
     db,
     completionRow,
-    // The medians in one pass over the progress entries for every program (once per program, the
-    // join read the whole table three times).
-    sql`with medians as (
-        select c.program_id,
-          percentile_cont(0.5) within group (order by extract(epoch from c.issued_at - up.started_at) / 86400) as days
+    sql`with finished as (
+        select c.program_id, count(*) as learners,
+          percentile_cont(0.5) within group (order by extract(epoch from c.issued_at - c.started_at) / 86400)
+            filter (where c.started_at <= c.issued_at) as days
         from certificates c
-        join user_progress up on up.user_id = c.user_id and up.program_id = c.program_id
-        where c.revoked_at is null and c.user_id not in ${admins}
-          and up.started_at is not null and up.started_at <= c.issued_at
+        where c.revoked_at is null and c.user_id is not null and c.user_id not in ${admins}
         group by c.program_id
       )
       select p.id as program_id, p.title,
         ((select count(*) from user_progress up where up.program_id = p.id and up.started_at is not null)
           - (select count(*) from user_progress up
             where up.program_id = p.id and up.started_at is not null and up.user_id in ${admins}))::int as started,
-        (select count(*) from certificates c
-          where c.program_id = p.id and c.revoked_at is null
-            and c.user_id is not null and c.user_id not in ${admins})::int as finished,
-        m.days::float8 as median_days
-      from programs p left join medians m on m.program_id = p.id
+        coalesce(f.learners, 0)::int as finished,
+        f.days::float8 as median_days
+      from programs p left join finished f on f.program_id = p.id
       order by p.display_order, p.id`,
   );
   return {
