@@ -43,11 +43,23 @@ function wrongSignIn(port: number, index: number): Promise<{ status: number; at:
 }
 
 /**
- * How many times the server has logged `text`. A request's path is named once, by its "incoming
- * request" entry, in JSON lines and in development's multi-line entries alike.
+ * How many times the server has logged `text`, in JSON lines and in development's multi-line
+ * entries alike. At debug a request is logged twice, when it arrives ("incoming request") and when
+ * it is answered, and each entry names its path.
  */
 function arrivals(server: ServerProcess, text: string): number {
   return server.output().split(text).length - 1;
+}
+
+/**
+ * How many log entries hold both `message` and `text`: an entry is a JSON line, or a line of
+ * development's output (it starts with the time in brackets) with the indented lines under it.
+ */
+function entriesAbout(server: ServerProcess, message: string, text: string): number {
+  return server
+    .output()
+    .split(/\n(?=[[{])/)
+    .filter((entry) => entry.includes(message) && entry.includes(text)).length;
 }
 
 /**
@@ -57,11 +69,13 @@ function arrivals(server: ServerProcess, text: string): number {
  */
 async function stopWithRequestsInFlight(server: ServerProcess, port: number, count = 8) {
   const path = "/api/auth/sign-in/email";
-  const before = arrivals(server, path);
+  const before = entriesAbout(server, "incoming request", path);
   const answers = Array.from({ length: count }, (_, index) => wrongSignIn(port, index));
   const deadline = Date.now() + 10_000;
-  while (arrivals(server, path) < before + count && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 5));
-  expect(arrivals(server, path) - before, "requests that reached the server").toBe(count);
+  while (entriesAbout(server, "incoming request", path) < before + count && Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+  expect(entriesAbout(server, "incoming request", path) - before, "requests that reached the server").toBe(count);
   const signalledAt = Date.now();
   server.child.kill("SIGTERM");
   const settled = await Promise.allSettled(answers);
