@@ -59,20 +59,12 @@ CREATE TRIGGER "payments_funnel_updated" AFTER UPDATE ON "payments" FOR EACH ROW
     OR OLD."user_id" IS DISTINCT FROM NEW."user_id") EXECUTE FUNCTION "funnel_row_changed"();--> statement-breakpoint
 CREATE TRIGGER "payments_funnel_deleted" AFTER DELETE ON "payments" FOR EACH ROW
   WHEN (OLD."status"::text IN ('success', 'refunded') AND OLD."paid_at" IS NOT NULL) EXECUTE FUNCTION "funnel_row_changed"();--> statement-breakpoint
--- Every learner's flags at once, as a set: the learners there are already, and what a bulk load
+-- Every learner's flags at once, by the one rule above: the learners there are already, and what a bulk load
 -- (scripts/seed-scale.ts, with the triggers off) leaves.
-CREATE FUNCTION "refresh_funnel_all"() RETURNS void LANGUAGE sql AS $$
-  UPDATE "users" u SET "funnel_started_beginner" = f.started, "funnel_finished_beginner" = f.finished, "funnel_paid" = f.paid
-  FROM (SELECT x."id",
-      x."id" IN (SELECT p."user_id" FROM "user_progress" p
-        WHERE p."program_id" = 'beginner' AND p."started_at" IS NOT NULL) AS started,
-      x."id" IN (SELECT c."user_id" FROM "certificates" c
-        WHERE c."program_id" = 'beginner' AND c."revoked_at" IS NULL AND c."user_id" IS NOT NULL) AS finished,
-      x."id" IN (SELECT m."user_id" FROM "payments" m
-        WHERE m."status"::text IN ('success', 'refunded') AND m."paid_at" IS NOT NULL AND m."user_id" IS NOT NULL) AS paid
-    FROM "users" x) f
-  WHERE u."id" = f."id"
-    AND (u."funnel_started_beginner", u."funnel_finished_beginner", u."funnel_paid") IS DISTINCT FROM (f.started, f.finished, f.paid)
+CREATE FUNCTION "refresh_funnel_all"() RETURNS void LANGUAGE plpgsql AS $$
+BEGIN
+  PERFORM "refresh_funnel"(u."id") FROM "users" u;
+END
 $$;--> statement-breakpoint
 SELECT "refresh_funnel_all"();--> statement-breakpoint
 CREATE FUNCTION "certificate_started_at"() RETURNS trigger LANGUAGE plpgsql AS $$

@@ -591,7 +591,7 @@ async function main(argv: string[]): Promise<void> {
     await database.db.transaction(async (tx) => {
       // JIT compilation costs these one-off statements more than it saves them.
       await tx.execute(sql`set local jit = off`);
-      // The funnel's flags (migration 0015) are set once, as a set, after the bulk load: the
+      // The funnel's flags (migration 0015) are set once for each learner after the bulk load: the
       // triggers that keep them row by row would rewrite each learner's row up to four times.
       await setFunnelTriggers(tx, "disable");
       if (existing > 0) {

@@ -829,7 +829,7 @@ async function main(argv: string[]): Promise<number> {
         appRuns.push(result.run);
         if (!options.skip.has("admin")) {
           // A database of its own, so that the figures are those of the seeded users alone: the
-          // load runs above register and churn thousands more (docs/performance.md, "Budgets").
+          // load runs above register and churn thousands more (docs/performance.md, "How they are measured").
           await createScratchDatabase(options.postgresUrl);
           log(`\nAdmin at scale: seeding ${integer(options.users)} users in a new scratch database`);
           const seed = await runScript("seed-scale.ts", ["--users", String(options.users), "--reset"], databaseUrl, log);
