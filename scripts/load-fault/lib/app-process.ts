@@ -63,7 +63,10 @@ export class AppProcess {
   /** Starts the app and waits until GET /api/health answers 200. */
   static async start(options: AppOptions, readyTimeoutMs = 90_000): Promise<AppProcess> {
     const dist = join(PROJECT_ROOT, "dist", "node", "dev", "main.js");
-    const args = options.useDist && existsSync(dist) ? [dist] : ["--import", "tsx", join("dev", "main.ts")];
+    // LOAD_APP_NODE_FLAGS="--cpu-prof --cpu-prof-dir=DIR" profiles the app under the load
+    // (Node refuses --cpu-prof in NODE_OPTIONS), as BENCH_APP_NODE_FLAGS does for the bench.
+    const flags = (process.env.LOAD_APP_NODE_FLAGS ?? "").split(" ").filter(Boolean);
+    const args = [...flags, ...(options.useDist && existsSync(dist) ? [dist] : ["--import", "tsx", join("dev", "main.ts")])];
     const env = envWithoutAppSettings({
       NODE_ENV: "development",
       HOST: "127.0.0.1",
