@@ -26,6 +26,14 @@ describe("signed-in reads kept in memory", () => {
     await t.close();
   });
 
+  /** The session cookie's name and its value (`token.signature`), decoded. */
+  function sessionCookieOf(caller: TestUser) {
+    const pair = caller.cookie.split("; ").find((part) => part.includes("session_token="));
+    if (!pair) throw new Error("no session cookie");
+    const [cookieName = "", encoded = ""] = pair.split("=");
+    return { cookieName, value: decodeURIComponent(encoded) };
+  }
+
   const read = (app: TestApp, caller: TestUser, track = "beginner") =>
     app.app.inject({ method: "GET", url: `/api/programs/${track}`, headers: { cookie: caller.cookie } });
 
@@ -52,6 +60,25 @@ describe("signed-in reads kept in memory", () => {
     expect((await read(t, learner)).statusCode).toBe(200);
     expect(t.app.sessionCache.size).toBeGreaterThan(0);
     expect(t.app.standingCache.size).toBeGreaterThan(0);
+  });
+
+  it("refuses a kept session's token under a wrong signature or none: the cookie is checked before anything is kept", async () => {
+    const learner = user("learner");
+    expect((await read(t, learner)).statusCode).toBe(200);
+    const { cookieName, value } = sessionCookieOf(learner);
+    const dot = value.lastIndexOf(".");
+    const first = value[dot + 1] === "A" ? "B" : "A"; // the signature's first character, changed
+    const forged = [
+      `${value.slice(0, dot + 1)}${first}${value.slice(dot + 2)}`,
+      value.slice(0, dot),
+      `${value.slice(0, dot)}.`,
+      `${value[0] === "A" ? "B" : "A"}${value.slice(1)}`,
+    ];
+    for (const forgery of forged) {
+      const answer = await read(t, { ...learner, cookie: `${cookieName}=${encodeURIComponent(forgery)}` });
+      expect(answer.statusCode, forgery).toBe(401);
+    }
+    expect((await read(t, learner)).statusCode).toBe(200);
   });
 
   it("refuses a signed-out session at once, on this instance and on the other", async () => {

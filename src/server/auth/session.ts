@@ -28,7 +28,7 @@ declare module "fastify" {
     forgetsItsOwnChanges?: true;
   }
   interface FastifyInstance {
-    /** Sessions by token, forgotten when their user's account or sessions change. */
+    /** Sessions by their signed cookie value, forgotten when their user's account or sessions change. */
     sessionCache: PerUserCache<SessionEntry>;
     userChanges: UserChanges;
   }
@@ -39,21 +39,30 @@ export function createSessionCache(changes: UserChanges): PerUserCache<SessionEn
   return new PerUserCache(changes, { scope: "account", maxEntries: 20_000, maxAgeMs: 5 * 60_000 });
 }
 
-/**
- * The session token from the signed session cookie, or null when it is missing or its signature
- * is wrong. The auth library signs the cookie as `token.base64(HMAC-SHA256(secret, token))`; this
- * checks it synchronously, off the thread pool that password hashing keeps busy during a burst of
- * sign-ins.
- */
-export function signedSessionToken(cookieHeader: string | undefined, cookieName: string, secret: string): string | null {
+/** The signed session cookie's value (`token.signature`), or null when the request has none. */
+function sessionCookieValue(cookieHeader: string | undefined, cookieName: string): string | null {
   if (!cookieHeader) return null;
-  const value = parseCookie(cookieHeader)[cookieName];
-  const dot = value?.lastIndexOf(".") ?? -1;
-  if (!value || dot < 1) return null;
+  return parseCookie(cookieHeader)[cookieName] || null;
+}
+
+/**
+ * The session token of a signed cookie value, or null when its signature is wrong. The auth
+ * library signs the cookie as `token.base64(HMAC-SHA256(secret, token))`; this checks it
+ * synchronously, off the thread pool that password hashing keeps busy during a burst of sign-ins.
+ */
+function verifiedSessionToken(value: string, secret: string): string | null {
+  const dot = value.lastIndexOf(".");
+  if (dot < 1) return null;
   const token = value.slice(0, dot);
   const signature = Buffer.from(value.slice(dot + 1), "base64");
   const expected = createHmac("sha256", secret).update(token).digest();
   return signature.length === expected.length && timingSafeEqual(signature, expected) ? token : null;
+}
+
+/** The session token from the signed session cookie, or null when it is missing or its signature is wrong. */
+export function signedSessionToken(cookieHeader: string | undefined, cookieName: string, secret: string): string | null {
+  const value = sessionCookieValue(cookieHeader, cookieName);
+  return value ? verifiedSessionToken(value, secret) : null;
 }
 
 /** The library's answer, for what the one-query read leaves to it: refreshing and removing sessions. */
@@ -97,15 +106,19 @@ function sessionUser(db: Db) {
 export async function currentUser(request: FastifyRequest): Promise<CurrentUser | null> {
   const { auth, db } = request.server;
   const { authCookies, secret, sessionConfig } = await auth.$context;
-  const token = signedSessionToken(request.headers.cookie, authCookies.sessionToken.name, secret);
-  if (!token) return null;
+  const signed = sessionCookieValue(request.headers.cookie, authCookies.sessionToken.name);
+  if (!signed) return null;
+  // Kept by the signed value: an entry is stored only once its signature has been checked, so a
+  // value found needs no second check (docs/performance.md, "The session cookie checked once").
   const { sessionCache } = request.server;
-  let row = sessionCache.get(token);
+  let row = sessionCache.get(signed);
   if (!row) {
+    const token = verifiedSessionToken(signed, secret);
+    if (!token) return null;
     const stamp = sessionCache.stamp();
     [row] = await sessionUser(db).execute({ token });
     if (!row) return null;
-    sessionCache.set(token, row.user.id, row, stamp);
+    sessionCache.set(signed, row.user.id, row, stamp);
   }
   const now = Date.now();
   const extendFrom = row.expiresAt.getTime() - (sessionConfig.expiresIn - sessionConfig.updateAge) * 1000;
@@ -162,7 +175,7 @@ export function registerOwnChangesForgotten(app: FastifyInstance): void {
 
 async function sessionUserIdFromCookie(request: FastifyRequest, cache: PerUserCache<SessionEntry>): Promise<string | null> {
   if (!request.headers.cookie || cache.size === 0) return null;
-  const { authCookies, secret } = await request.server.auth.$context;
-  const token = signedSessionToken(request.headers.cookie, authCookies.sessionToken.name, secret);
-  return token ? (cache.get(token)?.user.id ?? null) : null;
+  const { authCookies } = await request.server.auth.$context;
+  const signed = sessionCookieValue(request.headers.cookie, authCookies.sessionToken.name);
+  return signed ? (cache.get(signed)?.user.id ?? null) : null;
 }
