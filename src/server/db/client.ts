@@ -52,8 +52,11 @@ export type PoolUse = { total: number; idle: number; waiting: number };
 
 export async function openDatabase(config: Env["database"]): Promise<Database> {
   if (config.kind === "postgres") {
-    // A connection that cannot be made within 5 s fails the request instead of hanging it.
-    const pool = new pg.Pool({ connectionString: config.url, max: 10, connectionTimeoutMillis: 5_000 });
+    // A connection that cannot be made within 5 s fails the request instead of hanging it. A
+    // connection once opened is kept, not closed after 10 s idle: a new one costs its set-up and a
+    // first preparation of each statement and database function it runs, which the request that
+    // opened it waits for (docs/performance.md, "Connections kept open").
+    const pool = new pg.Pool({ connectionString: config.url, max: 10, connectionTimeoutMillis: 5_000, idleTimeoutMillis: 0 });
     // PostgreSQL closing an idle connection (a restart, a failover) must not end the process: the
     // pool drops that connection and opens a new one for the next query.
     pool.on("error", (error) => {
