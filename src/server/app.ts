@@ -69,6 +69,7 @@ import { registerSameOriginCheck } from "./plugins/same-origin.ts";
 import { trackHandlersInFlight } from "./plugins/handlers-in-flight.ts";
 import { securityHeaders } from "./plugins/security.ts";
 import { registerSpa } from "./plugins/spa.ts";
+import { databaseAttachmentStore } from "./storage/attachment-store.ts";
 
 declare module "fastify" {
   interface FastifyInstance {
@@ -197,6 +198,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.decorate("sessionCache", createSessionCache(userChanges));
   app.decorate("standingCache", createStandingCache(userChanges));
   app.decorate("quizAnswers", createAnswerRecorder(database));
+  app.decorate("attachments", databaseAttachmentStore());
   registerOwnChangesForgotten(app);
   app.decorate(
     "auth",

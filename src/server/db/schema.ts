@@ -5,6 +5,7 @@ import {
   bigserial,
   boolean,
   check,
+  customType,
   date,
   index,
   integer,
@@ -38,6 +39,9 @@ export const refundStatusEnum = pgEnum("refund_status", ["pending", "processed",
 export const jobStatusEnum = pgEnum("job_status", ["pending", "running", "done", "failed"]);
 export const bulkRunStatusEnum = pgEnum("bulk_run_status", ["running", "done", "failed"]);
 export const deliveryStatusEnum = pgEnum("delivery_status", ["pending", "sending", "sent", "failed"]);
+
+/** Binary data: node-postgres and PGlite both read bytea as a Buffer or Uint8Array. */
+const bytea = customType<{ data: Uint8Array; driverData: Uint8Array }>({ dataType: () => "bytea" });
 
 const createdAt = () => timestamp("created_at", { withTimezone: true }).notNull().defaultNow();
 const updatedAt = () =>
@@ -204,7 +208,11 @@ export const programs = pgTable("programs", {
   updatedAt: updatedAt(),
 });
 
-/** modules: the videos of a program, in order. */
+/**
+ * modules: the lessons of a program, in order: a video, written notes, or both (docs/data.md,
+ * "Content"). The notes are kept as the admin wrote them (Markdown) and as learners are sent them,
+ * rendered and sanitised once when saved (docs/product.md, "Lesson notes").
+ */
 export const modules = pgTable(
   "modules",
   {
@@ -215,10 +223,42 @@ export const modules = pgTable(
     position: integer("position").notNull(),
     title: text("title").notNull(),
     description: text("description").notNull().default(""),
-    youtubeId: text("youtube_id").notNull(),
+    /** Null for a lesson of notes only. */
+    youtubeId: text("youtube_id"),
+    notes: text("notes").notNull().default(""),
+    notesHtml: text("notes_html").notNull().default(""),
     createdAt: createdAt(),
   },
-  (table) => [uniqueIndex("modules_program_position_unique").on(table.programId, table.position)],
+  (table) => [
+    uniqueIndex("modules_program_position_unique").on(table.programId, table.position),
+    check("modules_video_or_notes", sql`${table.youtubeId} is not null or ${table.notes} <> ''`),
+  ],
+);
+
+/**
+ * lesson_attachments: files a lesson offers for download (docs/product.md, "Attachments"). The
+ * bytes are in `data` when the database keeps them (the default), or in the S3-compatible bucket
+ * under `storage_key`; `sha256` and `size_bytes` are of the bytes as uploaded.
+ */
+export const lessonAttachments = pgTable(
+  "lesson_attachments",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    moduleId: uuid("module_id")
+      .notNull()
+      .references(() => modules.id, { onDelete: "cascade" }),
+    fileName: text("file_name").notNull(),
+    contentType: text("content_type").notNull(),
+    sizeBytes: integer("size_bytes").notNull(),
+    sha256: text("sha256").notNull(),
+    data: bytea("data"),
+    storageKey: text("storage_key"),
+    createdAt: createdAt(),
+  },
+  (table) => [
+    index("lesson_attachments_module_idx").on(table.moduleId, table.createdAt),
+    check("lesson_attachments_stored_once", sql`(${table.data} is null) <> (${table.storageKey} is null)`),
+  ],
 );
 
 export type QuizQuestion = { question: string; options: string[]; answer: string };

@@ -2,6 +2,7 @@
 // authorizes (admin plan) and validates each call; the browser only shows what comes back.
 import * as z from "zod/mini";
 import { PAID_PLANS, PLANS, PROVIDERS, SUBSCRIPTION_STATUSES, TRACKS } from "../plans.ts";
+import { ATTACHMENT_MESSAGES, attachmentSchema, NOTES_MAX_LENGTH } from "./learning.ts";
 import { PAYMENT_KINDS, PAYMENT_STATUSES, REFUND_STATUSES, type PaymentStatus } from "./billing.ts";
 
 /**
@@ -16,6 +17,8 @@ export const ADMIN_MESSAGES = {
   priceInvalid: "Price must be a number of US dollars, 0 or more.",
   orderInvalid: "Display order must be a whole number.",
   moduleRequired: "Module title and YouTube ID are required.",
+  moduleTitleRequired: "Module title is required.",
+  notesTooLong: `Notes can be up to ${NOTES_MAX_LENGTH.toLocaleString("en")} characters.`,
   youtubeIdInvalid: "Enter the 11-character YouTube video ID (the part after watch?v=) or the video's link.",
   moduleNotInProgram: "This video is not part of the program.",
   questionRequired: "Please fill in all question fields.",
@@ -96,7 +99,11 @@ export const adminModuleSchema = z.object({
   id: z.string(),
   title: z.string(),
   description: z.string(),
-  youtubeId: z.string(),
+  /** Null for a lesson of notes only. */
+  youtubeId: z.nullable(z.string()),
+  /** The notes as written, in Markdown (docs/product.md, "Lesson notes"). */
+  notes: z.string(),
+  attachments: z.array(attachmentSchema),
 });
 export type AdminModule = z.infer<typeof adminModuleSchema>;
 
@@ -119,14 +126,25 @@ export const adminProgramListSchema = z.object({ programs: z.array(adminProgramS
 /**
  * A module as the program form sends it: `id` for a module that already exists (so learners'
  * progress, keyed by module id, survives an edit), none for a new one. The list order is the
- * display order. `youtubeId` may be a YouTube link: the server keeps only the id.
+ * display order. `youtubeId` may be a YouTube link: the server keeps only the id. A lesson has a
+ * video, notes, or both (`moduleProblem`); its attachments are uploaded on their own, once it is saved.
  */
 export const moduleInputSchema = z.object({
   id: z.optional(z.string().check(z.maxLength(64))),
-  title: z.string(ADMIN_MESSAGES.moduleRequired).check(z.trim(), z.minLength(1, ADMIN_MESSAGES.moduleRequired), z.maxLength(200)),
+  title: z.string(ADMIN_MESSAGES.moduleRequired).check(z.trim(), z.maxLength(200)),
   description: z._default(z.string().check(z.trim(), z.maxLength(2000)), ""),
-  youtubeId: z.string(ADMIN_MESSAGES.moduleRequired).check(z.trim(), z.minLength(1, ADMIN_MESSAGES.moduleRequired), z.maxLength(200)),
+  /** "" or null (as the module is read back) for a lesson of notes only. */
+  youtubeId: z._default(z.nullable(z.string(ADMIN_MESSAGES.moduleRequired).check(z.trim(), z.maxLength(200))), ""),
+  notes: z._default(z.string().check(z.maxLength(NOTES_MAX_LENGTH, ADMIN_MESSAGES.notesTooLong)), ""),
 });
+
+/** Why a module cannot be saved, or null: the spec's message where its form had the case. */
+export function moduleProblem(module: { title: string; youtubeId: string | null; notes: string }): string | null {
+  const hasNotes = module.notes.trim() !== "";
+  if (module.title.trim() === "") return hasNotes ? ADMIN_MESSAGES.moduleTitleRequired : ADMIN_MESSAGES.moduleRequired;
+  if ((module.youtubeId ?? "").trim() === "" && !hasNotes) return ADMIN_MESSAGES.moduleRequired;
+  return null;
+}
 export type ModuleInput = z.input<typeof moduleInputSchema>;
 
 /**
@@ -157,6 +175,13 @@ export const programResponseSchema = z.object({ program: adminProgramSchema });
 
 export const programParamsSchema = z.object({
   id: z.string().check(z.trim(), z.minLength(1, ADMIN_MESSAGES.quizIdRequired), z.maxLength(64)),
+});
+
+export const moduleAttachmentsParamsSchema = z.extend(programParamsSchema, { moduleId: z.string().check(z.maxLength(64)) });
+export const attachmentDeleteParamsSchema = z.extend(moduleAttachmentsParamsSchema, { attachmentId: z.string().check(z.maxLength(64)) });
+/** POST .../attachments?name=chart-template.pdf, the file itself as the body (application/octet-stream). */
+export const attachmentUploadQuerySchema = z.object({
+  name: z.string(ATTACHMENT_MESSAGES.nameRequired).check(z.maxLength(1000, ATTACHMENT_MESSAGES.nameRequired)),
 });
 
 export const quizQuestionInputSchema = z.object({

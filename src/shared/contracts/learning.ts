@@ -22,13 +22,91 @@ export const LEARNING_MESSAGES = {
   paymentSuccess: "Payment verified! Your plan has been upgraded.",
 } as const;
 
+/** The longest notes a lesson may carry, in characters of Markdown (docs/product.md, "Lesson notes"). */
+export const NOTES_MAX_LENGTH = 50_000;
+
+/** Attachments (docs/product.md, "Attachments"): 20 MB each, of these kinds, checked by content. */
+export const ATTACHMENT_MAX_BYTES = 20 * 1024 * 1024;
+export const ATTACHMENT_KINDS = [
+  { label: "PDF", extensions: ["pdf"], contentType: "application/pdf" },
+  { label: "PNG image", extensions: ["png"], contentType: "image/png" },
+  { label: "JPEG image", extensions: ["jpg", "jpeg"], contentType: "image/jpeg" },
+  { label: "GIF image", extensions: ["gif"], contentType: "image/gif" },
+  { label: "WebP image", extensions: ["webp"], contentType: "image/webp" },
+  {
+    label: "Excel spreadsheet",
+    extensions: ["xlsx"],
+    contentType: "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+  },
+  { label: "Excel 97-2003 spreadsheet", extensions: ["xls"], contentType: "application/vnd.ms-excel" },
+  { label: "OpenDocument spreadsheet", extensions: ["ods"], contentType: "application/vnd.oasis.opendocument.spreadsheet" },
+  { label: "CSV file", extensions: ["csv"], contentType: "text/csv" },
+] as const;
+
+export const ATTACHMENT_MESSAGES = {
+  tooLarge: "Attachments can be up to 20 MB each.",
+  empty: "The file is empty.",
+  notAllowed: "Attach a PDF, an image (PNG, JPEG, GIF, WebP) or a spreadsheet (XLSX, XLS, ODS, CSV).",
+  mismatch: (name: string) => `The content of ${name} is not what its name says: save it again in its own format and attach it.`,
+  nameRequired: "The file needs a name, such as chart-template.pdf.",
+  notFound: "This attachment is not part of the lesson.",
+  saveModuleFirst: "Save the program first: attachments are added to saved lessons.",
+  uploaded: (name: string) => `${name} attached.`,
+  removed: (name: string) => `${name} removed.`,
+  uploadFailed: "Failed to attach the file.",
+  removeFailed: "Failed to remove the attachment.",
+} as const;
+
+/** A file a lesson offers; `url` downloads it (for those whose plan opens the program). */
+export const attachmentSchema = z.object({
+  id: z.string(),
+  fileName: z.string(),
+  contentType: z.string(),
+  sizeBytes: z.int(),
+  url: z.string(),
+});
+export type Attachment = z.infer<typeof attachmentSchema>;
+
+/** A file's size as people read it: "820 KB", "4.2 MB" (a learner pays for data by the megabyte). */
+export function fileSizeLabel(bytes: number): string {
+  if (bytes < 1024) return `${bytes} bytes`;
+  if (bytes < 1024 * 1024) return `${Math.max(1, Math.round(bytes / 1024))} KB`;
+  const megabytes = bytes / (1024 * 1024);
+  return `${megabytes < 10 ? megabytes.toFixed(1) : Math.round(megabytes)} MB`;
+}
+
+/** What kind of file an attachment is, in words ("PDF", "Excel spreadsheet"). */
+export function attachmentKindLabel(contentType: string): string {
+  return ATTACHMENT_KINDS.find((kind) => kind.contentType === contentType)?.label ?? "File";
+}
+
+/** Where an attachment is downloaded from: under its lesson, so that access is the lesson's. */
+export function attachmentPath(track: string, moduleId: string, attachmentId: string): string {
+  return `/api/programs/${encodeURIComponent(track)}/modules/${encodeURIComponent(moduleId)}/attachments/${encodeURIComponent(attachmentId)}`;
+}
+
+/** GET /api/programs/:track/modules/:moduleId: what a lesson holds beyond its video. */
+export const lessonContentSchema = z.object({
+  /** The notes, rendered and sanitised on the server: safe to insert as HTML. */
+  notesHtml: z.string(),
+  attachments: z.array(attachmentSchema),
+});
+export type LessonContent = z.infer<typeof lessonContentSchema>;
+
+export const attachmentParamsSchema = z.object({
+  track: z.string().check(z.maxLength(64)),
+  moduleId: z.string().check(z.maxLength(64)),
+  attachmentId: z.string().check(z.maxLength(64)),
+});
+
 export const trackParamsSchema = z.object({ track: z.string().check(z.maxLength(64)) });
 
 export const trackModuleSchema = z.object({
   id: z.string(),
   title: z.string(),
   description: z.string(),
-  youtubeId: z.string(),
+  /** Null for a lesson of notes only. */
+  youtubeId: z.nullable(z.string()),
 });
 export type TrackModule = z.infer<typeof trackModuleSchema>;
 

@@ -15,7 +15,14 @@ export class ApiRequestError extends Error {
   }
 }
 
-type RequestOptions = { method?: "GET" | "POST" | "PUT" | "PATCH" | "DELETE"; body?: unknown };
+/** `body` is sent as JSON; `file`, a file chosen by the person, as the bytes they are. */
+type RequestOptions = { method?: "GET" | "POST" | "PUT" | "PATCH" | "DELETE"; body?: unknown; file?: Blob };
+
+function requestBody(options: RequestOptions): { headers: Record<string, string>; body?: BodyInit } {
+  if (options.file) return { headers: { "content-type": "application/octet-stream" }, body: options.file };
+  if (options.body === undefined) return { headers: {} };
+  return { headers: { "content-type": "application/json" }, body: JSON.stringify(options.body) };
+}
 
 export async function apiRequest<S extends z.ZodMiniType>(
   path: string,
@@ -27,8 +34,7 @@ export async function apiRequest<S extends z.ZodMiniType>(
     response = await fetch(path, {
       method: options.method ?? "GET",
       credentials: "same-origin",
-      headers: options.body === undefined ? {} : { "content-type": "application/json" },
-      body: options.body === undefined ? undefined : JSON.stringify(options.body),
+      ...requestBody(options),
     });
   } catch {
     throw new ApiRequestError(NETWORK_ERROR_MESSAGE, 0, "NETWORK");

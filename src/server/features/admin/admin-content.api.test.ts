@@ -143,7 +143,7 @@ describe("admin programs API", () => {
         priceUsd: seed.priceUsdCents === null ? null : seed.priceUsdCents / 100,
         order: seed.order,
         description: seed.description,
-        modules: seed.modules.map((module, index) => ({ ...module, id: moduleRows[index]?.id })),
+        modules: seed.modules.map((module, index) => ({ ...module, id: moduleRows[index]?.id, notes: "", attachments: [] })),
         questionCount: seed.quiz.questions.length,
         updatedAt: expect.any(String),
       });
@@ -328,7 +328,9 @@ describe("admin programs API", () => {
     expect(response.statusCode).toBe(200);
     expect(response.json<{ program: AdminProgram }>().program.modules).toEqual(reversed);
     expect((await programOf("beginner")).modules).toEqual(reversed);
-    expect((await learnerTrack(user("learner"), "beginner")).modules).toEqual(reversed);
+    expect((await learnerTrack(user("learner"), "beginner")).modules).toEqual(
+      reversed.map(({ id, title, description, youtubeId }) => ({ id, title, description, youtubeId })),
+    );
   });
 
   it("shows an advanced learner the modules and quiz an admin saved, never the answers", async () => {
@@ -504,7 +506,9 @@ describe("admin programs API", () => {
       priceUsd: null,
       order: 99,
       description: [],
-      modules: [{ id: expect.stringMatching(UUID), title: "Holding for days", description: "", youtubeId: VIDEO }],
+      modules: [
+        { id: expect.stringMatching(UUID), title: "Holding for days", description: "", youtubeId: VIDEO, notes: "", attachments: [] },
+      ],
       questionCount: 0,
       updatedAt: expect.any(String),
     });

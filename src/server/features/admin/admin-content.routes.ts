@@ -1,8 +1,14 @@
 // The Programs tab: programs with their modules, and each program's quiz. The parent plugin has
 // already required the admin plan.
+import type { FastifyError } from "fastify";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
+import { ATTACHMENT_MAX_BYTES, ATTACHMENT_MESSAGES } from "../../../shared/contracts/learning.ts";
+import { HttpError } from "../../plugins/errors.ts";
 import {
   adminProgramListSchema,
+  attachmentDeleteParamsSchema,
+  attachmentUploadQuerySchema,
+  moduleAttachmentsParamsSchema,
   adminQuizSchema,
   createProgramSchema,
   okSchema,
@@ -12,10 +18,12 @@ import {
 } from "../../../shared/contracts/admin.ts";
 import { signedInUser } from "../../auth/session.ts";
 import {
+  addAttachment,
   createProgram,
   deleteProgram,
   getAdminQuiz,
   listAdminPrograms,
+  removeAttachment,
   saveQuiz,
   updateProgram,
 } from "./admin-content.service.ts";
@@ -44,7 +52,7 @@ export const adminContentRoutes: FastifyPluginAsyncZod = async (app) => {
     "/api/admin/programs/:id",
     { schema: { params: programParamsSchema, body: programFieldsSchema, response: { 200: programResponseSchema } } },
     async (request) => ({
-      program: await updateProgram(app.db, signedInUser(request).id, request.params.id, request.body),
+      program: await updateProgram(app.db, app.attachments, signedInUser(request).id, request.params.id, request.body),
     }),
   );
 
@@ -52,7 +60,7 @@ export const adminContentRoutes: FastifyPluginAsyncZod = async (app) => {
     "/api/admin/programs/:id",
     { schema: { params: programParamsSchema, response: { 200: okSchema } } },
     async (request) => {
-      await deleteProgram(app.db, signedInUser(request).id, request.params.id);
+      await deleteProgram(app.db, app.attachments, signedInUser(request).id, request.params.id);
       return { ok: true as const };
     },
   );
@@ -67,5 +75,45 @@ export const adminContentRoutes: FastifyPluginAsyncZod = async (app) => {
     "/api/admin/programs/:id/quiz",
     { schema: { params: programParamsSchema, body: adminQuizSchema, response: { 200: adminQuizSchema } } },
     async (request) => saveQuiz(app.db, signedInUser(request).id, request.params.id, request.body),
+  );
+
+  await app.register(attachmentRoutes);
+};
+
+/**
+ * A lesson's files (docs/product.md, "Attachments"): uploaded as the request's body itself, up to
+ * the limit, with the file's name in the query; the limit is answered in words, and nothing is
+ * kept of a body refused.
+ */
+const attachmentRoutes: FastifyPluginAsyncZod = async (app) => {
+  app.addContentTypeParser("application/octet-stream", { parseAs: "buffer" }, (_request, body, done) => done(null, body));
+  app.setErrorHandler((error: FastifyError, _request, _reply) => {
+    if (error.code === "FST_ERR_CTP_BODY_TOO_LARGE") throw new HttpError(413, "ATTACHMENT_REFUSED", ATTACHMENT_MESSAGES.tooLarge);
+    throw error;
+  });
+
+  app.post(
+    "/api/admin/programs/:id/modules/:moduleId/attachments",
+    {
+      bodyLimit: ATTACHMENT_MAX_BYTES,
+      schema: { params: moduleAttachmentsParamsSchema, querystring: attachmentUploadQuerySchema, response: { 201: programResponseSchema } },
+    },
+    async (request, reply) => {
+      const bytes = Buffer.isBuffer(request.body) ? request.body : null;
+      if (!bytes) throw new HttpError(415, "ATTACHMENT_REFUSED", ATTACHMENT_MESSAGES.notAllowed);
+      const target = { programId: request.params.id, moduleId: request.params.moduleId };
+      const upload = { fileName: request.query.name, bytes };
+      const program = await addAttachment(app.db, app.attachments, signedInUser(request).id, target, upload);
+      return reply.code(201).send({ program });
+    },
+  );
+
+  app.delete(
+    "/api/admin/programs/:id/modules/:moduleId/attachments/:attachmentId",
+    { schema: { params: attachmentDeleteParamsSchema, response: { 200: programResponseSchema } } },
+    async (request) => {
+      const { id: programId, moduleId, attachmentId } = request.params;
+      return { program: await removeAttachment(app.db, app.attachments, signedInUser(request).id, { programId, moduleId, attachmentId }) };
+    },
   );
 };

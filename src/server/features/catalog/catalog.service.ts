@@ -1,17 +1,24 @@
 // The catalog: the programs, their modules and quizzes. It is small (three programs) and read on
 // every page, so it is read whole and kept in memory for a few seconds.
-import { asc } from "drizzle-orm";
+import { asc, inArray } from "drizzle-orm";
 import type { ProgramList, ProgramSummary } from "../../../shared/contracts/catalog.ts";
 import { isTrack, type Track } from "../../../shared/plans.ts";
-import type { Db } from "../../db/client.ts";
-import { modules, programs, quizzes, type QuizQuestion } from "../../db/schema.ts";
+import type { Db, Tx } from "../../db/client.ts";
+import { lessonAttachments, modules, programs, quizzes, type QuizQuestion } from "../../db/schema.ts";
 
-export type TrackModule = { id: string; title: string; description: string; youtubeId: string };
+export type TrackModule = { id: string; title: string; description: string; youtubeId: string | null };
+
+/** What a lesson holds beyond its video, by module id: notes as learners are sent them, files without their bytes. */
+export type LessonExtras = {
+  notesHtml: string;
+  attachments: { id: string; fileName: string; contentType: string; sizeBytes: number }[];
+};
 
 /** One track with everything an entitled learner studies: the quiz answers stay on the server. */
 export type CatalogTrack = {
   program: { id: Track; title: string; duration: string; description: string[]; priceUsdCents: number | null };
   modules: TrackModule[];
+  lessons: ReadonlyMap<string, LessonExtras>;
   /** passMark: questions to have right to pass, null for all (docs/product.md, "Completion and certificates"). */
   quiz: { title: string; questions: QuizQuestion[]; passMark: number | null } | null;
 };
@@ -24,12 +31,62 @@ export type Catalog = {
   tracks: ReadonlyMap<Track, CatalogTrack>;
 };
 
+/**
+ * The attachments of lessons, without their bytes, oldest first, by module id: of the modules
+ * given, or of every module.
+ */
+export async function readAttachmentListing(db: Db | Tx, moduleIds?: string[]) {
+  const byModule = new Map<string, LessonExtras["attachments"]>();
+  if (moduleIds?.length === 0) return byModule;
+  const rows = await db
+    .select({
+      id: lessonAttachments.id,
+      moduleId: lessonAttachments.moduleId,
+      fileName: lessonAttachments.fileName,
+      contentType: lessonAttachments.contentType,
+      sizeBytes: lessonAttachments.sizeBytes,
+    })
+    .from(lessonAttachments)
+    .where(moduleIds === undefined ? undefined : inArray(lessonAttachments.moduleId, moduleIds))
+    .orderBy(asc(lessonAttachments.createdAt), asc(lessonAttachments.id));
+  for (const { moduleId, ...file } of rows) {
+    const files = byModule.get(moduleId);
+    if (files) files.push(file);
+    else byModule.set(moduleId, [file]);
+  }
+  return byModule;
+}
+
 export async function loadCatalog(db: Db): Promise<Catalog> {
-  const [programRows, moduleRows, quizRows] = await Promise.all([
+  const [programRows, moduleRows, quizRows, attachments] = await Promise.all([
     db.select().from(programs).orderBy(asc(programs.order), asc(programs.title)),
-    db.select().from(modules).orderBy(asc(modules.programId), asc(modules.position)),
+    // Without the notes' Markdown: learners are sent the HTML rendered from it.
+    db
+      .select({
+        id: modules.id,
+        programId: modules.programId,
+        title: modules.title,
+        description: modules.description,
+        youtubeId: modules.youtubeId,
+        notesHtml: modules.notesHtml,
+      })
+      .from(modules)
+      .orderBy(asc(modules.programId), asc(modules.position)),
     db.select().from(quizzes),
+    readAttachmentListing(db),
   ]);
+  const lessonsOf = (programId: string): Map<string, LessonExtras> =>
+    new Map(
+      moduleRows
+        .filter((m) => m.programId === programId)
+        .map((m) => [
+          m.id,
+          {
+            notesHtml: m.notesHtml,
+            attachments: attachments.get(m.id) ?? [],
+          },
+        ]),
+    );
   const modulesOf = (programId: string): TrackModule[] =>
     moduleRows
       .filter((m) => m.programId === programId)
@@ -51,6 +108,7 @@ export async function loadCatalog(db: Db): Promise<Catalog> {
     tracks.set(id, {
       program: { id, title, duration, description, priceUsdCents },
       modules: modulesOf(id),
+      lessons: lessonsOf(id),
       quiz: quiz ? { title: quiz.title, questions: quiz.questions, passMark: quiz.passMark } : null,
     });
   }

@@ -1,7 +1,10 @@
+import { create as contentDisposition } from "content-disposition";
 import type { FastifyRequest } from "fastify";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import {
+  attachmentParamsSchema,
   LEARNING_MESSAGES,
+  lessonContentSchema,
   moduleParamsSchema,
   progressSummarySchema,
   quizAnswerRequestSchema,
@@ -11,7 +14,15 @@ import {
   watchedResponseSchema,
 } from "../../../shared/contracts/learning.ts";
 import { requireUser, signedInUser } from "../../auth/session.ts";
-import { answerQuestion, getTrack, markWatched, progressSummary, TooManyAnswers } from "./learning.service.ts";
+import {
+  answerQuestion,
+  getAttachment,
+  getLessonContent,
+  getTrack,
+  markWatched,
+  progressSummary,
+  TooManyAnswers,
+} from "./learning.service.ts";
 
 /** The certificate's email goes now rather than at the runner's next poll. */
 function sendQueuedEmails(request: FastifyRequest) {
@@ -21,7 +32,7 @@ function sendQueuedEmails(request: FastifyRequest) {
 export const learningRoutes: FastifyPluginAsyncZod = async (app) => {
   app.addHook("onRequest", requireUser);
   app.addHook("onSend", async (_request, reply) => {
-    reply.header("cache-control", "no-store");
+    if (!reply.hasHeader("cache-control")) reply.header("cache-control", "no-store");
   });
 
   app.get("/api/progress", { schema: { response: { 200: progressSummarySchema } } }, async (request) => ({
@@ -32,6 +43,32 @@ export const learningRoutes: FastifyPluginAsyncZod = async (app) => {
     "/api/programs/:track",
     { schema: { params: trackParamsSchema, response: { 200: trackDetailSchema } } },
     async (request) => getTrack(app.db, await app.catalog.read(), signedInUser(request), request.params.track, app.standingCache),
+  );
+
+  app.get(
+    "/api/programs/:track/modules/:moduleId",
+    { schema: { params: moduleParamsSchema, response: { 200: lessonContentSchema } } },
+    async (request) => {
+      const { track, moduleId } = request.params;
+      return getLessonContent(await app.catalog.read(), signedInUser(request), track, moduleId);
+    },
+  );
+
+  // A download (docs/product.md, "Attachments"): sent as the file it is, never shown as a page of
+  // ours. Its bytes never change under one id, so the learner's own browser may keep them.
+  app.get(
+    "/api/programs/:track/modules/:moduleId/attachments/:attachmentId",
+    { schema: { params: attachmentParamsSchema } },
+    async (request, reply) => {
+      const catalog = await app.catalog.read();
+      const { file, delivery } = await getAttachment(app.db, app.attachments, catalog, signedInUser(request), request.params);
+      if ("redirectTo" in delivery) return reply.header("cache-control", "no-store").redirect(delivery.redirectTo, 302);
+      return reply
+        .header("content-type", file.contentType)
+        .header("content-disposition", contentDisposition(file.fileName))
+        .header("cache-control", "private, max-age=86400, immutable")
+        .send(Buffer.from(delivery.bytes.buffer, delivery.bytes.byteOffset, delivery.bytes.byteLength));
+    },
   );
 
   app.post(

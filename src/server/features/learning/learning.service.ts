@@ -1,11 +1,14 @@
 // Studying a track: what an entitled learner may see, marking videos watched and answering the
 // quiz. Every check is made here on the server from the user's effective plan; the progress
 // entries themselves are written in progress.ts.
-import { desc, eq } from "drizzle-orm";
+import { and, desc, eq } from "drizzle-orm";
 import {
+  ATTACHMENT_MESSAGES,
+  attachmentPath,
   LEARNING_MESSAGES,
   QUIZ_ANSWER_LIMIT,
   type Completion,
+  type LessonContent,
   type ProgramProgress,
   type TrackDetail,
 } from "../../../shared/contracts/learning.ts";
@@ -13,7 +16,8 @@ import { isQuizUnlocked, programProgress } from "../../../shared/learning.ts";
 import { canOpenTrack, isTrack, type Plan } from "../../../shared/plans.ts";
 import type { Db } from "../../db/client.ts";
 import type { PerUserCache, UserChanges } from "../../db/user-changes.ts";
-import { quizAttempts, userProgress } from "../../db/schema.ts";
+import { lessonAttachments, quizAttempts, userProgress } from "../../db/schema.ts";
+import type { AttachmentFile, AttachmentStore, Delivery, KeptBytes } from "../../storage/attachment-store.ts";
 import type { Catalog, CatalogTrack } from "../catalog/catalog.service.ts";
 import { HttpError } from "../../plugins/errors.ts";
 import { optionLetter } from "../../../shared/quiz-option.ts";
@@ -77,6 +81,55 @@ export async function getTrack(
       : null,
     completion,
   };
+}
+
+/** A lesson of a track the learner may open; 404 for a module that is not the track's. */
+function openLesson(catalog: Catalog, learner: Learner, trackId: string, moduleId: string) {
+  const track = openTrack(catalog, learner, trackId);
+  const lesson = track.lessons.get(moduleId);
+  if (!lesson) throw new HttpError(404, "MODULE_NOT_FOUND", LEARNING_MESSAGES.moduleNotFound);
+  return { track, lesson };
+}
+
+/** What a lesson holds beyond its video (docs/product.md, "Lesson notes" and "Attachments"). */
+export function getLessonContent(catalog: Catalog, learner: Learner, trackId: string, moduleId: string): LessonContent {
+  const { track, lesson } = openLesson(catalog, learner, trackId, moduleId);
+  return {
+    notesHtml: lesson.notesHtml,
+    attachments: lesson.attachments.map((file) => ({ ...file, url: attachmentPath(track.program.id, moduleId, file.id) })),
+  };
+}
+
+/**
+ * An attachment's bytes, or a short-lived link to them, for a learner whose plan opens the
+ * program. Only an attachment of this very lesson is found: an id of another lesson or program is
+ * 404, whatever the learner's plan.
+ */
+export async function getAttachment(
+  db: Db,
+  store: AttachmentStore,
+  catalog: Catalog,
+  learner: Learner,
+  params: { track: string; moduleId: string; attachmentId: string },
+): Promise<{ file: AttachmentFile; delivery: Delivery }> {
+  const { lesson } = openLesson(catalog, learner, params.track, params.moduleId);
+  const listed = lesson.attachments.find((file) => file.id === params.attachmentId);
+  const [row] = listed
+    ? await db
+        .select({ data: lessonAttachments.data, storageKey: lessonAttachments.storageKey })
+        .from(lessonAttachments)
+        .where(and(eq(lessonAttachments.id, listed.id), eq(lessonAttachments.moduleId, params.moduleId)))
+    : [];
+  if (!listed || !row) throw new HttpError(404, "ATTACHMENT_NOT_FOUND", ATTACHMENT_MESSAGES.notFound);
+  const file = { id: listed.id, fileName: listed.fileName, contentType: listed.contentType };
+  const kept: KeptBytes | null =
+    row.data !== null
+      ? { data: row.data, storageKey: null }
+      : row.storageKey !== null
+        ? { data: null, storageKey: row.storageKey }
+        : null;
+  if (!kept) throw new Error(`attachment ${file.id} has neither bytes nor a storage key`);
+  return { file, delivery: await store.deliver(file, kept) };
 }
 
 /** Marks a video watched: merged into the learner's progress, idempotent. */

@@ -74,6 +74,34 @@ export function useSaveQuiz(programId: Track) {
   });
 }
 
+function attachmentsPath(programId: string, moduleId: string) {
+  return `${programPath(programId)}/modules/${encodeURIComponent(moduleId)}/attachments`;
+}
+
+/** Attaches a file to a saved lesson: answered with the program as it now is. */
+export function useAddAttachment(programId: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ moduleId, file }: { moduleId: string; file: File }) =>
+      apiRequest(`${attachmentsPath(programId, moduleId)}?name=${encodeURIComponent(file.name)}`, programResponseSchema, {
+        method: "POST",
+        file,
+      }),
+    onSettled: () => refreshAdmin(queryClient),
+  });
+}
+
+export function useRemoveAttachment(programId: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ moduleId, attachmentId }: { moduleId: string; attachmentId: string }) =>
+      apiRequest(`${attachmentsPath(programId, moduleId)}/${encodeURIComponent(attachmentId)}`, programResponseSchema, {
+        method: "DELETE",
+      }),
+    onSettled: () => refreshAdmin(queryClient),
+  });
+}
+
 /** A 400 or 409 carries a sentence about the input worth showing; anything else does not. */
 export function validationMessage(error: unknown): string | null {
   return error instanceof ApiRequestError && (error.status === 400 || error.status === 409) ? error.message : null;

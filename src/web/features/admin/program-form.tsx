@@ -71,11 +71,12 @@ export function programRequest(
       .split(",")
       .map((entry) => entry.trim())
       .filter((entry) => entry !== ""),
-    modules: modules.map(({ id: moduleId, title: moduleTitle, description, youtubeId }) => ({
+    modules: modules.map(({ id: moduleId, title: moduleTitle, description, youtubeId, notes }) => ({
       ...(moduleId === undefined ? {} : { id: moduleId }),
       title: moduleTitle,
       description,
       youtubeId,
+      notes,
     })),
   });
   if (!parsed.success) return { error: problemText(parsed.error.issues[0]) };
@@ -172,7 +173,14 @@ export function ProgramForm({ program, freeTracks, focusOnMount, onDone }: Progr
           allTaken={allTaken}
           onSubmit={(event) => void onSubmit(event)}
         />
-        <ModulesEditor modules={modules} onChange={setModules} />
+        <ModulesEditor
+          modules={modules}
+          onChange={setModules}
+          programId={program?.id ?? null}
+          onAttachmentsChange={(moduleId, attachments) =>
+            setModules((current) => current.map((module) => (module.id === moduleId ? { ...module, attachments } : module)))
+          }
+        />
       </fieldset>
       <FormMessages error={form.formState.errors.root?.message} />
       <div className="editor-buttons program-editor-buttons">

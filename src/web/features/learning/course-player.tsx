@@ -12,6 +12,7 @@ import { CompletionPanel } from "./completion-panel.tsx";
 import { COMPLETE_STEP, courseProgress, lessonPath, nextStepPath, QUIZ_ANCHOR, quizState, startLesson } from "./course.ts";
 import { Curriculum, StepMark } from "./curriculum.tsx";
 import { useMarkWatched } from "./learning-api.ts";
+import { LessonMaterials } from "./lesson-materials.tsx";
 import { LessonQuestions } from "./lesson-questions.tsx";
 import { QuizPanel } from "./quiz-panel.tsx";
 
@@ -65,20 +66,28 @@ export function CoursePlayer({ detail, track, lessonId }: { detail: TrackDetail;
                 <h2 id={`lesson-${lesson.id}`} ref={focusTarget} tabIndex={-1} className="lesson-heading">
                   {sectionTitle(index + 1, lesson.title)}
                 </h2>
-                <div className="video-frame">
-                  <iframe
-                    key={lesson.id}
-                    src={`${YOUTUBE_EMBED}${encodeURIComponent(lesson.youtubeId)}?rel=0`}
-                    title={`${lessonTitle(lesson.title)} video`}
-                    referrerPolicy="strict-origin-when-cross-origin"
-                    allow="accelerometer; clipboard-write; encrypted-media; gyroscope; picture-in-picture"
-                    allowFullScreen
-                  />
-                </div>
+                {lesson.youtubeId !== null && (
+                  <div className="video-frame">
+                    <iframe
+                      key={lesson.id}
+                      src={`${YOUTUBE_EMBED}${encodeURIComponent(lesson.youtubeId)}?rel=0`}
+                      title={`${lessonTitle(lesson.title)} video`}
+                      referrerPolicy="strict-origin-when-cross-origin"
+                      allow="accelerometer; clipboard-write; encrypted-media; gyroscope; picture-in-picture"
+                      allowFullScreen
+                    />
+                  </div>
+                )}
                 <p className="module-actions">
-                  <MarkWatchedButton track={track} lessonId={lesson.id} watched={detail.watched.includes(lesson.id)} />
+                  <MarkWatchedButton
+                    track={track}
+                    lessonId={lesson.id}
+                    watched={detail.watched.includes(lesson.id)}
+                    reading={lesson.youtubeId === null}
+                  />
                 </p>
                 {lesson.description && <p className="lesson-description">{lesson.description}</p>}
+                <LessonMaterials key={lesson.id} track={track} moduleId={lesson.id} />
                 {quiz && quiz.moduleId === lesson.id && (
                   // Focused when the curriculum's quiz entry (or a card's "Continue: quiz") opens it.
                   <div id={QUIZ_ANCHOR} ref={quizRef} tabIndex={-1} className="quiz-anchor">
@@ -207,7 +216,9 @@ function CourseProgress({ watched, total, percent }: { watched: number; total: n
   );
 }
 
-function MarkWatchedButton({ track, lessonId, watched }: { track: string; lessonId: string; watched: boolean }) {
+/** Mark as Watched; for a lesson of notes only, Mark as Read (the same step of the program). */
+function MarkWatchedButton(props: { track: string; lessonId: string; watched: boolean; reading: boolean }) {
+  const { track, lessonId, watched, reading } = props;
   const markWatched = useMarkWatched(track);
   const saving = markWatched.isPending && markWatched.variables === lessonId;
 
@@ -228,10 +239,12 @@ function MarkWatchedButton({ track, lessonId, watched }: { track: string; lesson
       {watched ? (
         <>
           <MarkIcon mark="tick" />
-          Watched
+          {reading ? "Read" : "Watched"}
         </>
       ) : saving ? (
         "Saving..."
+      ) : reading ? (
+        "Mark as Read"
       ) : (
         "Mark as Watched"
       )}

@@ -2,6 +2,7 @@
 // and answering a question. The server decides everything; the cache mirrors its answers.
 import { queryOptions, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import {
+  lessonContentSchema,
   progressSummarySchema,
   quizAnswerResponseSchema,
   trackDetailSchema,
@@ -31,6 +32,15 @@ export function trackQuery(track: string) {
 
 export function useTrack(track: string) {
   return useQuery(trackQuery(track));
+}
+
+/** A lesson's notes and attachments, asked for as the lesson opens (not with the whole track). */
+export function useLessonContent(track: string, moduleId: string) {
+  return useQuery({
+    queryKey: ["track", track, "lesson", moduleId],
+    queryFn: () =>
+      apiRequest(`/api/programs/${encodeURIComponent(track)}/modules/${encodeURIComponent(moduleId)}`, lessonContentSchema),
+  });
 }
 
 type WatchedResponse = Pick<TrackDetail, "watched" | "completion">;
