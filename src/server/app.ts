@@ -70,6 +70,7 @@ import { trackHandlersInFlight } from "./plugins/handlers-in-flight.ts";
 import { securityHeaders } from "./plugins/security.ts";
 import { registerSpa } from "./plugins/spa.ts";
 import { databaseAttachmentStore } from "./storage/attachment-store.ts";
+import { s3AttachmentStore } from "./storage/s3-attachment-store.ts";
 
 declare module "fastify" {
   interface FastifyInstance {
@@ -198,7 +199,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.decorate("sessionCache", createSessionCache(userChanges));
   app.decorate("standingCache", createStandingCache(userChanges));
   app.decorate("quizAnswers", createAnswerRecorder(database));
-  app.decorate("attachments", databaseAttachmentStore());
+  app.decorate("attachments", env.s3 ? s3AttachmentStore(env.s3, app.log) : databaseAttachmentStore());
   registerOwnChangesForgotten(app);
   app.decorate(
     "auth",

@@ -64,6 +64,18 @@ describe("readEnv", () => {
     expect(env.chatWidgetUrl).toBe("https://embed.tawk.to/abc/default");
   });
 
+  it("keeps attachments in the database unless all three bucket settings are given", () => {
+    expect(readEnv({}).s3).toBeNull();
+    const bucket = { S3_BUCKET: "academy-files", S3_ACCESS_KEY_ID: "key", S3_SECRET_ACCESS_KEY: "secret" };
+    expect(readEnv(bucket).s3).toEqual({ bucket: "academy-files", endpoint: null, region: "us-east-1", accessKeyId: "key", secretAccessKey: "secret" });
+    expect(readEnv({ ...bucket, S3_ENDPOINT: "http://127.0.0.1:9000", S3_REGION: "af-south-1" }).s3).toMatchObject({
+      endpoint: "http://127.0.0.1:9000",
+      region: "af-south-1",
+    });
+    expect(() => readEnv({ S3_BUCKET: "academy-files" })).toThrow(/set all three/);
+    expect(() => readEnv({ ...bucket, S3_BUCKET: "Not A Bucket" })).toThrow(/S3_BUCKET: must be a bucket name/);
+  });
+
   it("refuses production without an AUTH_SECRET", () => {
     expect(() => readEnv({ NODE_ENV: "production" })).toThrow(/AUTH_SECRET/);
     expect(() => readEnv({ NODE_ENV: "production", AUTH_SECRET: "short" })).toThrow(/AUTH_SECRET/);

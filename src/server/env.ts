@@ -133,6 +133,14 @@ const envSchema = z.object({
   PAYSTACK_INLINE_JS_URL: webUrl("https://js.paystack.co/v2/inline.js").default("https://js.paystack.co/v2/inline.js"),
   EXCHANGE_RATE_URL: optionalWebUrl("https://open.er-api.com/v6/latest/USD"),
 
+  // Lesson attachments in an S3-compatible bucket instead of the database (docs/operations.md,
+  // "Attachments"): all four, or none.
+  S3_BUCKET: z.string().regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, "must be a bucket name, such as academy-attachments").optional(),
+  S3_ENDPOINT: optionalWebUrl("https://s3.eu-west-1.amazonaws.com"),
+  S3_REGION: z.string().default("us-east-1"),
+  S3_ACCESS_KEY_ID: z.string().optional(),
+  S3_SECRET_ACCESS_KEY: z.string().optional(),
+
   CONTACT_WEBHOOK_URL: optionalWebUrl("https://hooks.example.com/contact"),
   CHAT_WIDGET_URL: optionalWebUrl("https://embed.tawk.to/<property>/default"),
   SUPPORT_EMAIL: z.email().default("support@tradingacademy.com"),
@@ -178,6 +186,8 @@ export type Env = {
   trustProxy: TrustProxy;
   database: { kind: "postgres"; url: string } | { kind: "pglite"; dataDir: string | null };
   contactWebhookUrl: string | null;
+  /** Where lesson attachments' bytes go: null, the database. */
+  s3: S3Config | null;
   chatWidgetUrl: string | null;
   supportEmail: string;
   supportPhone: string;
@@ -218,9 +228,21 @@ export class EnvError extends Error {
 const HOW_TO_RUN_IN_PRODUCTION =
   "run the built server in production instead (npm run build, then NODE_ENV=production node dist/node/src/server/main.js; README, Deploying)";
 
+export type S3Config = { bucket: string; endpoint: string | null; region: string; accessKeyId: string; secretAccessKey: string };
+
+function s3Config(env: z.infer<typeof envSchema>): S3Config | null {
+  if (!env.S3_BUCKET || !env.S3_ACCESS_KEY_ID || !env.S3_SECRET_ACCESS_KEY) return null;
+  const { S3_BUCKET: bucket, S3_ENDPOINT: endpoint, S3_REGION: region } = env;
+  return { bucket, endpoint: endpoint ?? null, region, accessKeyId: env.S3_ACCESS_KEY_ID, secretAccessKey: env.S3_SECRET_ACCESS_KEY };
+}
+
 /** What production needs beyond well-formed values (docs/operations.md, Configuration). */
 function deploymentProblems(env: z.infer<typeof envSchema>, host: string): string[] {
   const problems: string[] = [];
+  const s3Settings = [env.S3_BUCKET, env.S3_ACCESS_KEY_ID, env.S3_SECRET_ACCESS_KEY];
+  if (s3Settings.some(Boolean) && !s3Settings.every(Boolean)) {
+    problems.push("S3_BUCKET, S3_ACCESS_KEY_ID, S3_SECRET_ACCESS_KEY: set all three to keep attachments in a bucket, or none to keep them in the database");
+  }
   if (env.NODE_ENV !== "production") {
     // Development serves the mailbox and the payment simulator: never to the network.
     if (!isLoopbackHost(host)) {
@@ -270,6 +292,7 @@ export function readEnv(source: Record<string, string | undefined> = process.env
       ? { kind: "postgres", url: env.DATABASE_URL }
       : { kind: "pglite", dataDir: resolve(env.DATA_DIR) },
     contactWebhookUrl: env.CONTACT_WEBHOOK_URL ?? null,
+    s3: s3Config(env),
     chatWidgetUrl: env.CHAT_WIDGET_URL ?? null,
     supportEmail: env.SUPPORT_EMAIL,
     supportPhone: env.SUPPORT_PHONE,

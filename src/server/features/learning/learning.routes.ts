@@ -1,4 +1,4 @@
-import { create as contentDisposition } from "content-disposition";
+import contentDisposition from "content-disposition";
 import type { FastifyRequest } from "fastify";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import {
