@@ -2,6 +2,8 @@ import type { FastifyRequest } from "fastify";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import {
   LEARNING_MESSAGES,
+  lessonPositionSchema,
+  lessonPositionsSchema,
   moduleParamsSchema,
   progressSummarySchema,
   quizAnswerRequestSchema,
@@ -11,7 +13,15 @@ import {
   watchedResponseSchema,
 } from "../../../shared/contracts/learning.ts";
 import { requireUser, signedInUser } from "../../auth/session.ts";
-import { answerQuestion, getTrack, markWatched, progressSummary, TooManyAnswers } from "./learning.service.ts";
+import {
+  answerQuestion,
+  getTrack,
+  lessonPositionsOf,
+  markWatched,
+  progressSummary,
+  saveLessonPosition,
+  TooManyAnswers,
+} from "./learning.service.ts";
 
 /** The certificate's email goes now rather than at the runner's next poll. */
 function sendQueuedEmails(request: FastifyRequest) {
@@ -43,6 +53,29 @@ export const learningRoutes: FastifyPluginAsyncZod = async (app) => {
       const { watched, completion, issued } = await markWatched(app.db, catalog, signedInUser(request), track, moduleId, app.standingCache);
       if (issued) sendQueuedEmails(request);
       return { watched, completion };
+    },
+  );
+
+  app.get(
+    "/api/programs/:track/positions",
+    { schema: { params: trackParamsSchema, response: { 200: lessonPositionsSchema } } },
+    async (request) => ({
+      positions: await lessonPositionsOf(app.db, await app.catalog.read(), signedInUser(request), request.params.track),
+    }),
+  );
+
+  // A position is no part of any cached standing: nothing to forget.
+  app.put(
+    "/api/programs/:track/modules/:moduleId/position",
+    {
+      schema: { params: moduleParamsSchema, body: lessonPositionSchema, response: { 200: lessonPositionSchema } },
+      config: { forgetsItsOwnChanges: true },
+    },
+    async (request) => {
+      const { track, moduleId } = request.params;
+      const { seconds } = request.body;
+      await saveLessonPosition(app.db, await app.catalog.read(), signedInUser(request), track, moduleId, seconds);
+      return { seconds };
     },
   );
 
