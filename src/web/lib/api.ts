@@ -15,7 +15,12 @@ export class ApiRequestError extends Error {
   }
 }
 
-type RequestOptions = { method?: "GET" | "POST" | "PUT" | "PATCH" | "DELETE"; body?: unknown };
+type RequestOptions = {
+  method?: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+  body?: unknown;
+  /** The request outlives the page (a save as the learner leaves it). */
+  keepalive?: boolean;
+};
 
 export async function apiRequest<S extends z.ZodMiniType>(
   path: string,
@@ -29,6 +34,7 @@ export async function apiRequest<S extends z.ZodMiniType>(
       credentials: "same-origin",
       headers: options.body === undefined ? {} : { "content-type": "application/json" },
       body: options.body === undefined ? undefined : JSON.stringify(options.body),
+      keepalive: options.keepalive,
     });
   } catch {
     throw new ApiRequestError(NETWORK_ERROR_MESSAGE, 0, "NETWORK");

@@ -13,9 +13,8 @@ import { COMPLETE_STEP, courseProgress, lessonPath, nextStepPath, QUIZ_ANCHOR, q
 import { Curriculum, StepMark } from "./curriculum.tsx";
 import { useMarkWatched } from "./learning-api.ts";
 import { LessonQuestions } from "./lesson-questions.tsx";
+import { LessonVideo } from "./lesson-video.tsx";
 import { QuizPanel } from "./quiz-panel.tsx";
-
-const YOUTUBE_EMBED = "https://www.youtube-nocookie.com/embed/";
 
 export function CoursePlayer({ detail, track, lessonId }: { detail: TrackDetail; track: string; lessonId: string }) {
   const { program, modules, quiz } = detail;
@@ -25,6 +24,13 @@ export function CoursePlayer({ detail, track, lessonId }: { detail: TrackDetail;
   const progress = courseProgress(detail);
   const { focusTarget, quizRef } = useLessonFocus(lessonId);
   const completedHere = useCompletedHere(detail.completion.complete, lessonId);
+  const markWatched = useMarkWatched(track);
+  const watched = lesson !== undefined && detail.watched.includes(lesson.id);
+  // Played to its end: watched as with the button, once (the server's mark is idempotent anyway).
+  function markLessonWatched(id: string) {
+    const saving = markWatched.isPending && markWatched.variables === id;
+    if (!detail.watched.includes(id) && !saving) markWatched.mutate(id);
+  }
   usePageTitle(
     atCompletion ? `Program complete · ${program.title}` : lesson ? `${lessonTitle(lesson.title)} · ${program.title}` : program.title,
   );
@@ -65,18 +71,16 @@ export function CoursePlayer({ detail, track, lessonId }: { detail: TrackDetail;
                 <h2 id={`lesson-${lesson.id}`} ref={focusTarget} tabIndex={-1} className="lesson-heading">
                   {sectionTitle(index + 1, lesson.title)}
                 </h2>
-                <div className="video-frame">
-                  <iframe
-                    key={lesson.id}
-                    src={`${YOUTUBE_EMBED}${encodeURIComponent(lesson.youtubeId)}?rel=0`}
-                    title={`${lessonTitle(lesson.title)} video`}
-                    referrerPolicy="strict-origin-when-cross-origin"
-                    allow="accelerometer; clipboard-write; encrypted-media; gyroscope; picture-in-picture"
-                    allowFullScreen
-                  />
-                </div>
+                <LessonVideo
+                  key={lesson.id}
+                  track={track}
+                  lessonId={lesson.id}
+                  youtubeId={lesson.youtubeId}
+                  title={`${lessonTitle(lesson.title)} video`}
+                  onPlayedToEnd={() => markLessonWatched(lesson.id)}
+                />
                 <p className="module-actions">
-                  <MarkWatchedButton track={track} lessonId={lesson.id} watched={detail.watched.includes(lesson.id)} />
+                  <MarkWatchedButton markWatched={markWatched} lessonId={lesson.id} watched={watched} />
                 </p>
                 {lesson.description && <p className="lesson-description">{lesson.description}</p>}
                 {quiz && quiz.moduleId === lesson.id && (
@@ -207,8 +211,9 @@ function CourseProgress({ watched, total, percent }: { watched: number; total: n
   );
 }
 
-function MarkWatchedButton({ track, lessonId, watched }: { track: string; lessonId: string; watched: boolean }) {
-  const markWatched = useMarkWatched(track);
+type MarkWatched = ReturnType<typeof useMarkWatched>;
+
+function MarkWatchedButton({ markWatched, lessonId, watched }: { markWatched: MarkWatched; lessonId: string; watched: boolean }) {
   const saving = markWatched.isPending && markWatched.variables === lessonId;
 
   function mark() {
