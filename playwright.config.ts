@@ -54,6 +54,9 @@ export default defineConfig({
       DATA_DIR: E2E_DATA_DIR,
       LOG_LEVEL: "warn",
       CHAT_WIDGET_URL: `${E2E_BASE_URL}/dev/fakes/chat-widget.js`,
+      // The lesson's player: the stand-in of the IFrame Player API, whose playback a test drives
+      // (a test that blocks it sees the lesson as YouTube out of reach leaves it).
+      YOUTUBE_IFRAME_API_URL: `${E2E_BASE_URL}/dev/fakes/youtube/iframe_api`,
       // Sign-in providers: the app's own development stand-ins, speaking the real protocols.
       GOOGLE_CLIENT_ID: "e2e-google-client",
       GOOGLE_CLIENT_SECRET: "e2e-google-secret",

@@ -11,6 +11,7 @@ import { appRequestsSettled, watchAppRequests } from "./support/app-requests.ts"
 import { expectNoAxeViolations } from "./support/axe.ts";
 import { setPlanWithCli } from "./support/operator.ts";
 import { ADMIN_TABS, LEARNER_PAGES, VISITOR_PAGES } from "./support/routes.ts";
+import { blockIframeApi, expectVideoFallback } from "./support/youtube.ts";
 
 // Toasts and menus are checked as they rest, not halfway through a fade.
 test.use({ reducedMotion: "reduce" });
@@ -111,6 +112,15 @@ test.describe("as a signed-in learner", () => {
     await curriculum.getByText(/^Course content \(/).click();
     await expect(curriculum.getByRole("link", { name: /^Section 2:/ })).toBeVisible();
     await expectNoAxeViolations(page, "the player at 360 px, the curriculum open");
+    await page.close();
+  });
+
+  test("a lesson whose video could not load, its words and link to YouTube shown, has no violations", async () => {
+    const page = await learner.newPage();
+    await blockIframeApi(page);
+    await visit(page, "/program/beginner");
+    await expectVideoFallback(page);
+    await expectNoAxeViolations(page, "a lesson of /program/beginner without its video");
     await page.close();
   });
 

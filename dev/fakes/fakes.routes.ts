@@ -4,6 +4,7 @@ import { FAKE_CHAT_WIDGET_SCRIPT } from "./chat-widget.ts";
 import { googleOidcFake } from "./google-oidc.ts";
 import { mql5OAuthFake } from "./mql5-oauth.ts";
 import { paystackSimulator, type PaystackSimulatorOptions } from "./paystack-simulator.ts";
+import { FAKE_YOUTUBE_IFRAME_API_SCRIPT } from "./youtube-iframe-api.ts";
 
 export type DevFakesOptions = {
   /** The Paystack simulator runs only when the app has its key and webhook URL to give it. */
@@ -13,6 +14,9 @@ export type DevFakesOptions = {
 export const devFakesRoutes: FastifyPluginAsync<DevFakesOptions> = async (app, options) => {
   app.get("/dev/fakes/chat-widget.js", async (_request, reply) =>
     reply.type("text/javascript; charset=utf-8").header("cache-control", "no-store").send(FAKE_CHAT_WIDGET_SCRIPT),
+  );
+  app.get("/dev/fakes/youtube/iframe_api", async (_request, reply) =>
+    reply.type("text/javascript; charset=utf-8").header("cache-control", "no-store").send(FAKE_YOUTUBE_IFRAME_API_SCRIPT),
   );
   await app.register(googleOidcFake, { prefix: "/dev/fakes/google" });
   await app.register(mql5OAuthFake, { prefix: "/dev/fakes/mql5" });

@@ -76,6 +76,12 @@ describe("readEnv", () => {
     expect(() => readEnv({ ...bucket, S3_BUCKET: "Not A Bucket" })).toThrow(/S3_BUCKET: must be a bucket name/);
   });
 
+  it("loads YouTube's IFrame Player API unless YOUTUBE_IFRAME_API_URL names a stand-in", () => {
+    expect(readEnv({}).youtubeIframeApiUrl).toBe("https://www.youtube.com/iframe_api");
+    const standIn = "http://localhost:3210/dev/fakes/youtube/iframe_api";
+    expect(readEnv({ YOUTUBE_IFRAME_API_URL: standIn }).youtubeIframeApiUrl).toBe(standIn);
+  });
+
   it("refuses production without an AUTH_SECRET", () => {
     expect(() => readEnv({ NODE_ENV: "production" })).toThrow(/AUTH_SECRET/);
     expect(() => readEnv({ NODE_ENV: "production", AUTH_SECRET: "short" })).toThrow(/AUTH_SECRET/);
@@ -114,7 +120,7 @@ describe("readEnv", () => {
     expect(error.message).toMatch(/^Invalid configuration: PORT: /m);
   });
 
-  it.each([["APP_URL"], ["DATABASE_URL"], ["CONTACT_WEBHOOK_URL"], ["CHAT_WIDGET_URL"]])(
+  it.each([["APP_URL"], ["DATABASE_URL"], ["CONTACT_WEBHOOK_URL"], ["CHAT_WIDGET_URL"], ["YOUTUBE_IFRAME_API_URL"]])(
     "rejects a %s that is not a URL, naming it",
     (name) => {
       const error = readEnvError({ [name]: "not a url" });

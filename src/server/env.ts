@@ -87,6 +87,9 @@ const trustProxySetting = z
     return problems.length > 0 ? z.NEVER : entries;
   });
 
+/** YouTube's own address of its IFrame Player API. */
+export const YOUTUBE_IFRAME_API = "https://www.youtube.com/iframe_api";
+
 const envSchema = z.object({
   NODE_ENV: z.enum(["development", "test", "production"]).default("development"),
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
@@ -143,6 +146,8 @@ const envSchema = z.object({
 
   CONTACT_WEBHOOK_URL: optionalWebUrl("https://hooks.example.com/contact"),
   CHAT_WIDGET_URL: optionalWebUrl("https://embed.tawk.to/<property>/default"),
+  // The YouTube IFrame Player API the lesson page loads; tests point it at dev/fakes' stand-in.
+  YOUTUBE_IFRAME_API_URL: webUrl(YOUTUBE_IFRAME_API).default(YOUTUBE_IFRAME_API),
   SUPPORT_EMAIL: z.email().default("support@tradingacademy.com"),
   SUPPORT_PHONE: z.string().default("+233 30 290 1234"),
   SOCIAL_LINKS: z
@@ -189,6 +194,8 @@ export type Env = {
   /** Where lesson attachments' bytes go: null, the database. */
   s3: S3Config | null;
   chatWidgetUrl: string | null;
+  /** The script of the YouTube IFrame Player API (YOUTUBE_IFRAME_API_URL). */
+  youtubeIframeApiUrl: string;
   supportEmail: string;
   supportPhone: string;
   socialLinks: { label: string; href: string }[];
@@ -294,6 +301,7 @@ export function readEnv(source: Record<string, string | undefined> = process.env
     contactWebhookUrl: env.CONTACT_WEBHOOK_URL ?? null,
     s3: s3Config(env),
     chatWidgetUrl: env.CHAT_WIDGET_URL ?? null,
+    youtubeIframeApiUrl: env.YOUTUBE_IFRAME_API_URL,
     supportEmail: env.SUPPORT_EMAIL,
     supportPhone: env.SUPPORT_PHONE,
     socialLinks: env.SOCIAL_LINKS,

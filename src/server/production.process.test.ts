@@ -266,7 +266,7 @@ describe("the production runtime", () => {
     const health = (await (await fetch(`${base}/api/health`)).json()) as { services: unknown };
     expect(health.services).toEqual({ email: "missing", payments: "missing", chat: "missing" });
 
-    for (const path of ["/dev/mail", "/dev/mail/messages", "/dev/fakes/paystack/inline.js", "/dev/fakes/exchange-rate/v6/latest/USD"]) {
+    for (const path of ["/dev/mail", "/dev/mail/messages", "/dev/fakes/paystack/inline.js", "/dev/fakes/exchange-rate/v6/latest/USD", "/dev/fakes/youtube/iframe_api"]) {
       expect((await fetch(`${base}${path}`)).status, path).toBe(404);
     }
     const page = await (await fetch(`${base}/`)).text();

@@ -305,6 +305,29 @@ export const userProgress = pgTable(
   ],
 );
 
+/**
+ * lesson_positions: where a learner stopped in a lesson's video, in whole seconds, so the lesson
+ * resumes there on any device (docs/product.md, "Lesson player"). One row per learner and module,
+ * overwritten as the video plays; gone with the learner or the module.
+ */
+export const lessonPositions = pgTable(
+  "lesson_positions",
+  {
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    moduleId: uuid("module_id")
+      .notNull()
+      .references(() => modules.id, { onDelete: "cascade" }),
+    seconds: integer("seconds").notNull(),
+    updatedAt: updatedAt(),
+  },
+  (table) => [
+    primaryKey({ columns: [table.userId, table.moduleId] }),
+    check("lesson_positions_seconds_range", sql`${table.seconds} between 0 and 86400`),
+  ],
+);
+
 /** quiz_attempts: every answer a learner chose, checked on the server. */
 export const quizAttempts = pgTable(
   "quiz_attempts",

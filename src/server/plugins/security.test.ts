@@ -5,7 +5,7 @@ import type { AddressInfo } from "node:net";
 import helmet from "helmet";
 import { describe, expect, it } from "vitest";
 import { readEnv, type Env } from "../env.ts";
-import { helmetOptions, securityHeaders } from "./security.ts";
+import { contentSecurityPolicy, helmetOptions, securityHeaders } from "./security.ts";
 
 /** The headers helmet sets when it runs as a middleware on a real answer, lower-cased. */
 async function helmetOnARealAnswer(env: Env): Promise<Record<string, string>> {
@@ -38,5 +38,23 @@ describe("securityHeaders", () => {
     expect(computed).toEqual(await helmetOnARealAnswer(env));
     expect(computed["content-security-policy"]).toContain("frame-ancestors 'none'");
     expect(computed["strict-transport-security"] !== undefined).toBe(env.isProduction);
+  });
+});
+
+describe("contentSecurityPolicy", () => {
+  it("lets in YouTube's IFrame Player API by path, its widget script, and the nocookie player frame, nothing broader", () => {
+    const policy = contentSecurityPolicy(readEnv({}));
+    expect(policy.scriptSrc.filter((source) => source.includes("youtube"))).toEqual([
+      "https://www.youtube.com/iframe_api",
+      "https://www.youtube.com/s/player/",
+    ]);
+    expect(policy.frameSrc.filter((source) => source.includes("youtube"))).toEqual(["https://www.youtube-nocookie.com"]);
+  });
+
+  it("lets in exactly the configured stand-in of the IFrame Player API instead of YouTube's", () => {
+    const standIn = "http://localhost:3322/dev/fakes/youtube/iframe_api";
+    const policy = contentSecurityPolicy(readEnv({ YOUTUBE_IFRAME_API_URL: standIn }));
+    expect(policy.scriptSrc).toContain(standIn);
+    expect(policy.scriptSrc.some((source) => source.includes("youtube.com"))).toBe(false);
   });
 });

@@ -1,7 +1,7 @@
 // Security headers, with a Content-Security-Policy derived from the configured integrations.
 import type { IncomingMessage, ServerResponse } from "node:http";
 import helmet, { type HelmetOptions } from "helmet";
-import type { Env } from "../env.ts";
+import { YOUTUBE_IFRAME_API, type Env } from "../env.ts";
 
 const YOUTUBE_EMBED = "https://www.youtube-nocookie.com";
 const YOUTUBE_IMAGES = "https://i.ytimg.com";
@@ -19,6 +19,15 @@ export function chatWidgetOrigins(url: string | null): { scripts: string[]; conn
   return { scripts: [origin], connect: [origin] };
 }
 
+/**
+ * The scripts of the YouTube IFrame Player API, by path: YouTube's iframe_api loads its widget
+ * script from under /s/player/ (the player itself runs in the youtube-nocookie frame). Any other
+ * configured address (a stand-in) is allowed as exactly that script.
+ */
+export function youtubeApiScripts(apiUrl: string): string[] {
+  return apiUrl === YOUTUBE_IFRAME_API ? [YOUTUBE_IFRAME_API, "https://www.youtube.com/s/player/"] : [apiUrl];
+}
+
 /** Paystack's inline script, and the checkout it opens in a frame. */
 export function paystackOrigins(env: Env): string[] {
   if (env.paystack.mode === "disabled") return [];
@@ -29,13 +38,14 @@ export function paystackOrigins(env: Env): string[] {
 export function contentSecurityPolicy(env: Env) {
   const chat = chatWidgetOrigins(env.chatWidgetUrl);
   const paystack = paystackOrigins(env);
+  const youtube = youtubeApiScripts(env.youtubeIframeApiUrl);
   return {
     defaultSrc: ["'self'"],
     baseUri: ["'self'"],
     objectSrc: ["'none'"],
     frameAncestors: ["'none'"],
     formAction: ["'self'"],
-    scriptSrc: ["'self'", ...chat.scripts, ...paystack],
+    scriptSrc: ["'self'", ...youtube, ...chat.scripts, ...paystack],
     styleSrc: ["'self'", "'unsafe-inline'", ...chat.scripts],
     imgSrc: ["'self'", "data:", YOUTUBE_IMAGES, ...chat.scripts],
     fontSrc: ["'self'", "data:", ...chat.scripts],

@@ -10,7 +10,7 @@ import { and, asc, eq, ne } from "drizzle-orm";
 import type { HTTPMethods, InjectOptions } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { TRACKS, type Track } from "../../shared/plans.ts";
-import { modules, quizAttempts, userProgress, users } from "../db/schema.ts";
+import { quizAttempts, userProgress, users } from "../db/schema.ts";
 import { SEED_PROGRAMS } from "../db/seed-content.ts";
 import {
   createTestUsers,
@@ -22,6 +22,7 @@ import {
   verifyEmail,
   type TestUser,
 } from "../testing/accounts.ts";
+import { seededModuleIds } from "../testing/catalog.ts";
 import { createTestApp, type TestApp } from "../testing/test-app.ts";
 import {
   allKeys,
@@ -116,28 +117,15 @@ describe("attacks on entitlements, progress and quiz answers", () => {
   const collected = routeCollector();
   let t: TestApp;
   let user: (key: UserKey) => TestUser;
-  const moduleIds = {} as Record<Track, string[]>;
+  let moduleId: (track: Track, index: number) => string;
 
   beforeAll(async () => {
     // Listening, so that the checkouts the sweep below starts reach the Paystack simulator.
     t = await createTestApp({ onRoute: collected.onRoute, listen: true });
     user = await createTestUsers(t, nextIp, USERS);
-    for (const track of TRACKS) {
-      const rows = await t.database.db
-        .select({ id: modules.id })
-        .from(modules)
-        .where(eq(modules.programId, track))
-        .orderBy(asc(modules.position));
-      moduleIds[track] = rows.map((row) => row.id);
-    }
+    moduleId = await seededModuleIds(t);
   });
   afterAll(() => t.close());
-
-  function moduleId(track: Track, index: number): string {
-    const id = moduleIds[track][index];
-    if (!id) throw new Error(`${track} has no module ${index}`);
-    return id;
-  }
 
   function as(who: TestUser | null, options: InjectOptions) {
     return t.app.inject({
@@ -300,6 +288,7 @@ describe("attacks on entitlements, progress and quiz answers", () => {
       const validBodies: Record<string, object> = {
         "/api/subscription-management": { action: "check_eligibility", planId: "advanced" },
         "/api/programs/:track/quiz/answers": { questionIndex: 0, option: "A" },
+        "/api/programs/:track/modules/:moduleId/position": { seconds: 30 },
         "/api/contact": { name: "Ama", email: "ama@example.com", message: "Hello" },
         "/api/accounts/register": registrationForm("blast@example.com"),
         "/api/accounts/forgot-password": { email: learner.email },

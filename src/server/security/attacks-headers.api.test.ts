@@ -163,6 +163,13 @@ describe("security headers and cookies in production (https APP_URL)", () => {
     }
   });
 
+  it("scripts and frames from outside are exactly YouTube's IFrame Player API and its nocookie player", async () => {
+    const response = await production.app.inject({ url: "/api/health" });
+    const directives = String(response.headers["content-security-policy"]).split(";").map((part) => part.trim());
+    expect(directives).toContain("script-src 'self' https://www.youtube.com/iframe_api https://www.youtube.com/s/player/");
+    expect(directives).toContain("frame-src https://www.youtube-nocookie.com");
+  });
+
   it("the session cookie is __Secure-, HttpOnly, Secure, SameSite=Lax, Path=/, and so is every cookie it sets", async () => {
     const signedIn = await signIn(production, email, PASSWORD, nextIp());
     expect(signedIn.statusCode, signedIn.body).toBe(200);

@@ -197,3 +197,15 @@ export const quizAnswerResponseSchema = z.object({
   message: z.enum([LEARNING_MESSAGES.correct, LEARNING_MESSAGES.incorrect]),
   completion: completionSchema,
 });
+
+/** A saved playing position is at most a day into a video (docs/product.md, "Lesson player"). */
+export const LESSON_POSITION_MAX_SECONDS = 24 * 60 * 60;
+
+/** PUT .../modules/:moduleId/position, and its answer: where the learner stopped, in whole seconds. */
+export const lessonPositionSchema = z.object({
+  seconds: z.int().check(z.minimum(0), z.maximum(LESSON_POSITION_MAX_SECONDS)),
+});
+
+/** GET /api/programs/:track/positions: the saved position of each lesson the learner stopped in, by module id. */
+export const lessonPositionsSchema = z.object({ positions: z.record(z.string(), z.int()) });
+export type LessonPositions = z.infer<typeof lessonPositionsSchema>["positions"];

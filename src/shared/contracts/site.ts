@@ -6,6 +6,8 @@ export const authProvidersSchema = z.object({ google: z.boolean(), mql5: z.boole
 /** What the browser needs to know of the server's configuration: public values only. */
 export const siteConfigSchema = z.object({
   chatWidgetUrl: z.nullable(z.string()),
+  /** The YouTube IFrame Player API's script, loaded by the lesson page only. */
+  youtubeIframeApiUrl: z.string(),
   supportEmail: z.string(),
   supportPhone: z.string(),
   socialLinks: z.array(z.object({ label: z.string(), href: z.string() })),

@@ -16,7 +16,13 @@ export class ApiRequestError extends Error {
 }
 
 /** `body` is sent as JSON; `file`, a file chosen by the person, as the bytes they are. */
-type RequestOptions = { method?: "GET" | "POST" | "PUT" | "PATCH" | "DELETE"; body?: unknown; file?: Blob };
+type RequestOptions = {
+  method?: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+  body?: unknown;
+  file?: Blob;
+  /** The request outlives the page (a save as the learner leaves it). */
+  keepalive?: boolean;
+};
 
 function requestBody(options: RequestOptions): { headers: Record<string, string>; body?: BodyInit } {
   if (options.file) return { headers: { "content-type": "application/octet-stream" }, body: options.file };
@@ -35,6 +41,7 @@ export async function apiRequest<S extends z.ZodMiniType>(
       method: options.method ?? "GET",
       credentials: "same-origin",
       ...requestBody(options),
+      keepalive: options.keepalive,
     });
   } catch {
     throw new ApiRequestError(NETWORK_ERROR_MESSAGE, 0, "NETWORK");

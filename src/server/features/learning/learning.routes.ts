@@ -5,6 +5,8 @@ import {
   attachmentParamsSchema,
   LEARNING_MESSAGES,
   lessonContentSchema,
+  lessonPositionSchema,
+  lessonPositionsSchema,
   moduleParamsSchema,
   progressSummarySchema,
   quizAnswerRequestSchema,
@@ -19,8 +21,10 @@ import {
   getAttachment,
   getLessonContent,
   getTrack,
+  lessonPositionsOf,
   markWatched,
   progressSummary,
+  saveLessonPosition,
   TooManyAnswers,
 } from "./learning.service.ts";
 
@@ -80,6 +84,29 @@ export const learningRoutes: FastifyPluginAsyncZod = async (app) => {
       const { watched, completion, issued } = await markWatched(app.db, catalog, signedInUser(request), track, moduleId, app.standingCache);
       if (issued) sendQueuedEmails(request);
       return { watched, completion };
+    },
+  );
+
+  app.get(
+    "/api/programs/:track/positions",
+    { schema: { params: trackParamsSchema, response: { 200: lessonPositionsSchema } } },
+    async (request) => ({
+      positions: await lessonPositionsOf(app.db, await app.catalog.read(), signedInUser(request), request.params.track),
+    }),
+  );
+
+  // A position is no part of any cached standing: nothing to forget.
+  app.put(
+    "/api/programs/:track/modules/:moduleId/position",
+    {
+      schema: { params: moduleParamsSchema, body: lessonPositionSchema, response: { 200: lessonPositionSchema } },
+      config: { forgetsItsOwnChanges: true },
+    },
+    async (request) => {
+      const { track, moduleId } = request.params;
+      const { seconds } = request.body;
+      await saveLessonPosition(app.db, await app.catalog.read(), signedInUser(request), track, moduleId, seconds);
+      return { seconds };
     },
   );
 

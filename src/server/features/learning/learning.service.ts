@@ -1,7 +1,7 @@
 // Studying a track: what an entitled learner may see, marking videos watched and answering the
 // quiz. Every check is made here on the server from the user's effective plan; the progress
 // entries themselves are written in progress.ts.
-import { and, desc, eq } from "drizzle-orm";
+import { and, desc, eq, inArray } from "drizzle-orm";
 import {
   ATTACHMENT_MESSAGES,
   attachmentPath,
@@ -9,6 +9,7 @@ import {
   QUIZ_ANSWER_LIMIT,
   type Completion,
   type LessonContent,
+  type LessonPositions,
   type ProgramProgress,
   type TrackDetail,
 } from "../../../shared/contracts/learning.ts";
@@ -16,7 +17,7 @@ import { isQuizUnlocked, programProgress } from "../../../shared/learning.ts";
 import { canOpenTrack, isTrack, type Plan } from "../../../shared/plans.ts";
 import type { Db } from "../../db/client.ts";
 import type { PerUserCache, UserChanges } from "../../db/user-changes.ts";
-import { lessonAttachments, quizAttempts, userProgress } from "../../db/schema.ts";
+import { lessonAttachments, lessonPositions, quizAttempts, userProgress } from "../../db/schema.ts";
 import type { AttachmentFile, AttachmentStore, Delivery, KeptBytes } from "../../storage/attachment-store.ts";
 import type { Catalog, CatalogTrack } from "../catalog/catalog.service.ts";
 import { HttpError } from "../../plugins/errors.ts";
@@ -41,6 +42,15 @@ function openTrack(catalog: Catalog, learner: Learner, trackId: string): Catalog
   if (!track) throw new HttpError(404, "PROGRAM_NOT_FOUND", LEARNING_MESSAGES.notFound);
   if (!canOpenTrack(learner.plan, track.program.id)) {
     throw new HttpError(403, "PREMIUM_ONLY", LEARNING_MESSAGES.premiumOnly);
+  }
+  return track;
+}
+
+/** The track of a lesson the learner may open; 404 when the module is not one of its lessons. */
+function openModule(catalog: Catalog, learner: Learner, trackId: string, moduleId: string): CatalogTrack {
+  const track = openTrack(catalog, learner, trackId);
+  if (!track.modules.some((m) => m.id === moduleId)) {
+    throw new HttpError(404, "MODULE_NOT_FOUND", LEARNING_MESSAGES.moduleNotFound);
   }
   return track;
 }
@@ -141,10 +151,7 @@ export async function markWatched(
   moduleId: string,
   standingCache: PerUserCache<Standing>,
 ): Promise<{ watched: string[]; completion: Completion; issued: boolean }> {
-  const track = openTrack(catalog, learner, trackId);
-  if (!track.modules.some((m) => m.id === moduleId)) {
-    throw new HttpError(404, "MODULE_NOT_FOUND", LEARNING_MESSAGES.moduleNotFound);
-  }
+  const track = openModule(catalog, learner, trackId, moduleId);
   const moduleIds = track.modules.map((m) => m.id);
   // A video already watched changes nothing, and needs no write (a locked row is a durable
   // commit): unless the program is complete without a certificate, the answer is what stands.
@@ -295,4 +302,35 @@ export async function progressSummary(
     summary[id] = { ...progress, lastStudiedAt: studiedAt?.toISOString() ?? null };
   }
   return summary;
+}
+
+/**
+ * Where the learner stopped in each lesson of a track they may open (docs/product.md, "Lesson
+ * player"): one read of the learner's rows by primary key, asked once when the player opens.
+ */
+export async function lessonPositionsOf(db: Db, catalog: Catalog, learner: Learner, trackId: string): Promise<LessonPositions> {
+  const track = openTrack(catalog, learner, trackId);
+  const moduleIds = track.modules.map((m) => m.id);
+  if (moduleIds.length === 0) return {};
+  const rows = await db
+    .select({ moduleId: lessonPositions.moduleId, seconds: lessonPositions.seconds })
+    .from(lessonPositions)
+    .where(and(eq(lessonPositions.userId, learner.id), inArray(lessonPositions.moduleId, moduleIds)));
+  return Object.fromEntries(rows.map((row) => [row.moduleId, row.seconds]));
+}
+
+/** Saves where the learner stopped in a lesson: one upsert, nothing cached to forget. */
+export async function saveLessonPosition(
+  db: Db,
+  catalog: Catalog,
+  learner: Learner,
+  trackId: string,
+  moduleId: string,
+  seconds: number,
+): Promise<void> {
+  openModule(catalog, learner, trackId, moduleId);
+  await db
+    .insert(lessonPositions)
+    .values({ userId: learner.id, moduleId, seconds })
+    .onConflictDoUpdate({ target: [lessonPositions.userId, lessonPositions.moduleId], set: { seconds, updatedAt: new Date() } });
 }

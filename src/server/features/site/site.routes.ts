@@ -5,6 +5,7 @@ import { siteConfigSchema } from "../../../shared/contracts/site.ts";
 export const siteRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get("/api/site", { schema: { response: { 200: siteConfigSchema } } }, async () => ({
     chatWidgetUrl: app.env.chatWidgetUrl,
+    youtubeIframeApiUrl: app.env.youtubeIframeApiUrl,
     supportEmail: app.env.supportEmail,
     supportPhone: app.env.supportPhone,
     socialLinks: app.env.socialLinks,

@@ -14,9 +14,8 @@ import { Curriculum, StepMark } from "./curriculum.tsx";
 import { useMarkWatched } from "./learning-api.ts";
 import { LessonMaterials } from "./lesson-materials.tsx";
 import { LessonQuestions } from "./lesson-questions.tsx";
+import { LessonVideo } from "./lesson-video.tsx";
 import { QuizPanel } from "./quiz-panel.tsx";
-
-const YOUTUBE_EMBED = "https://www.youtube-nocookie.com/embed/";
 
 export function CoursePlayer({ detail, track, lessonId }: { detail: TrackDetail; track: string; lessonId: string }) {
   const { program, modules, quiz } = detail;
@@ -26,6 +25,13 @@ export function CoursePlayer({ detail, track, lessonId }: { detail: TrackDetail;
   const progress = courseProgress(detail);
   const { focusTarget, quizRef } = useLessonFocus(lessonId);
   const completedHere = useCompletedHere(detail.completion.complete, lessonId);
+  const markWatched = useMarkWatched(track);
+  const watched = lesson !== undefined && detail.watched.includes(lesson.id);
+  // Played to its end: watched as with the button, once (the server's mark is idempotent anyway).
+  function markLessonWatched(id: string) {
+    const saving = markWatched.isPending && markWatched.variables === id;
+    if (!detail.watched.includes(id) && !saving) markWatched.mutate(id);
+  }
   usePageTitle(
     atCompletion ? `Program complete · ${program.title}` : lesson ? `${lessonTitle(lesson.title)} · ${program.title}` : program.title,
   );
@@ -67,22 +73,20 @@ export function CoursePlayer({ detail, track, lessonId }: { detail: TrackDetail;
                   {sectionTitle(index + 1, lesson.title)}
                 </h2>
                 {lesson.youtubeId !== null && (
-                  <div className="video-frame">
-                    <iframe
-                      key={lesson.id}
-                      src={`${YOUTUBE_EMBED}${encodeURIComponent(lesson.youtubeId)}?rel=0`}
-                      title={`${lessonTitle(lesson.title)} video`}
-                      referrerPolicy="strict-origin-when-cross-origin"
-                      allow="accelerometer; clipboard-write; encrypted-media; gyroscope; picture-in-picture"
-                      allowFullScreen
-                    />
-                  </div>
+                  <LessonVideo
+                    key={lesson.id}
+                    track={track}
+                    lessonId={lesson.id}
+                    youtubeId={lesson.youtubeId}
+                    title={`${lessonTitle(lesson.title)} video`}
+                    onPlayedToEnd={() => markLessonWatched(lesson.id)}
+                  />
                 )}
                 <p className="module-actions">
                   <MarkWatchedButton
-                    track={track}
+                    markWatched={markWatched}
                     lessonId={lesson.id}
-                    watched={detail.watched.includes(lesson.id)}
+                    watched={watched}
                     reading={lesson.youtubeId === null}
                   />
                 </p>
@@ -216,10 +220,11 @@ function CourseProgress({ watched, total, percent }: { watched: number; total: n
   );
 }
 
+type MarkWatched = ReturnType<typeof useMarkWatched>;
+
 /** Mark as Watched; for a lesson of notes only, Mark as Read (the same step of the program). */
-function MarkWatchedButton(props: { track: string; lessonId: string; watched: boolean; reading: boolean }) {
-  const { track, lessonId, watched, reading } = props;
-  const markWatched = useMarkWatched(track);
+function MarkWatchedButton(props: { markWatched: MarkWatched; lessonId: string; watched: boolean; reading: boolean }) {
+  const { markWatched, lessonId, watched, reading } = props;
   const saving = markWatched.isPending && markWatched.variables === lessonId;
 
   function mark() {

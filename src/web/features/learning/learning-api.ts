@@ -1,12 +1,16 @@
 // Studying a track: the learner's progress, a track's videos and quiz, marking a video watched
 // and answering a question. The server decides everything; the cache mirrors its answers.
 import { queryOptions, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useCallback } from "react";
 import {
   lessonContentSchema,
+  lessonPositionSchema,
+  lessonPositionsSchema,
   progressSummarySchema,
   quizAnswerResponseSchema,
   trackDetailSchema,
   watchedResponseSchema,
+  type LessonPositions,
   type TrackDetail,
 } from "../../../shared/contracts/learning.ts";
 import { isQuizUnlocked } from "../../../shared/learning.ts";
@@ -41,6 +45,38 @@ export function useLessonContent(track: string, moduleId: string) {
     queryFn: () =>
       apiRequest(`/api/programs/${encodeURIComponent(track)}/modules/${encodeURIComponent(moduleId)}`, lessonContentSchema),
   });
+}
+
+/**
+ * Where the learner stopped in each lesson of the track, read once as the player opens: from then
+ * on this page's own saves keep it (a save may still be on its way when the learner comes back).
+ */
+export function lessonPositionsQuery(track: string) {
+  return queryOptions({
+    queryKey: ["positions", track],
+    queryFn: async () => (await apiRequest(`/api/programs/${encodeURIComponent(track)}/positions`, lessonPositionsSchema)).positions,
+    staleTime: Infinity,
+  });
+}
+
+export function useLessonPositions(track: string) {
+  return useQuery(lessonPositionsQuery(track));
+}
+
+/**
+ * Saves where the learner stopped in a lesson. A position is a convenience: a save that fails is
+ * not worth a message, and the next one (or the one after the pause) makes up for it.
+ */
+export function useSaveLessonPosition(track: string) {
+  const queryClient = useQueryClient();
+  return useCallback(
+    (moduleId: string, seconds: number, { leaving = false }: { leaving?: boolean } = {}) => {
+      queryClient.setQueryData<LessonPositions>(lessonPositionsQuery(track).queryKey, (positions) => ({ ...positions, [moduleId]: seconds }));
+      const path = `/api/programs/${encodeURIComponent(track)}/modules/${encodeURIComponent(moduleId)}/position`;
+      apiRequest(path, lessonPositionSchema, { method: "PUT", body: { seconds }, keepalive: leaving }).catch(() => undefined);
+    },
+    [queryClient, track],
+  );
 }
 
 type WatchedResponse = Pick<TrackDetail, "watched" | "completion">;
