@@ -91,7 +91,7 @@ export function CoursePlayer({ detail, track, lessonId }: { detail: TrackDetail;
                   />
                 </p>
                 {lesson.description && <p className="lesson-description">{lesson.description}</p>}
-                <LessonMaterials key={lesson.id} track={track} moduleId={lesson.id} />
+                <LessonMaterials track={track} moduleId={lesson.id} />
                 {quiz && quiz.moduleId === lesson.id && (
                   // Focused when the curriculum's quiz entry (or a card's "Continue: quiz") opens it.
                   <div id={QUIZ_ANCHOR} ref={quizRef} tabIndex={-1} className="quiz-anchor">
