@@ -1,6 +1,7 @@
-// Lessons with more than a video (docs/product.md, "Lesson notes" and "Attachments"): an admin
-// writes notes and attaches a PDF; a learner whose plan opens the program reads the notes and
-// downloads the file; a lesson of notes only is marked read.
+// Lessons with more than a video (docs/product.md, "Lesson notes", "Attachments" and "Previews"): an
+// admin writes notes, attaches a PDF and opens the lesson as a free preview; a learner whose plan
+// opens the program reads the notes and downloads the file; a lesson of notes only is marked read;
+// a free learner sees the locked program's curriculum and studies its free preview, and no more.
 import { readFile } from "node:fs/promises";
 import { expect, test, type Page } from "@playwright/test";
 import { signedInAccount, uniqueEmail } from "./support/accounts.ts";
@@ -25,7 +26,7 @@ async function expectToast(page: Page, text: string) {
   await expect(page.getByText(text, { exact: true })).toBeVisible();
 }
 
-test("an admin gives a lesson notes and a PDF, and a learner reads and downloads them", async ({
+test("an admin gives a lesson notes and a PDF and opens it as a free preview; learners read and download them, a free one sees the curriculum", async ({
   page,
   context,
   browser,
@@ -49,8 +50,10 @@ test("an admin gives a lesson notes and a PDF, and a learner reads and downloads
   // Notes, through the module's own form, then Save Program.
   await firstModule.getByRole("button", { name: /^Edit / }).click();
   await form.getByLabel("Lesson Notes").fill(NOTES);
+  await form.getByLabel("Free preview: anyone signed in can open this lesson").check();
   await form.getByRole("button", { name: "Update Module" }).click();
   await expect(firstModule).toContainText("Notes: ");
+  await expect(firstModule).toContainText("Free preview");
   // A lesson of notes only, at the end.
   await form.getByLabel("Module Title", { exact: true }).fill("Your risk checklist");
   await form.getByLabel("Lesson Notes").fill("- Where is my stop?\n- How much do I lose there?");
@@ -89,6 +92,34 @@ test("an admin gives a lesson notes and a PDF, and a learner reads and downloads
   await learner.getByRole("button", { name: "Mark as Read" }).click();
   await expect(learner.getByRole("button", { name: "Read" })).toBeVisible();
   await learnerContext.close();
+
+  // A free learner: the program's curriculum and its free preview, whole; the rest stays premium.
+  const freeContext = await browser.newContext();
+  await signedInAccount(freeContext, request, { email: uniqueEmail(`free ${testInfo.title}`) });
+  const free = await freeContext.newPage();
+  await free.goto("/program/intermediate");
+  await expect(free.getByText("Available to Premium users only").first()).toBeVisible();
+  const curriculum = free.getByRole("navigation", { name: "What this program teaches" });
+  await expect(curriculum.getByRole("listitem")).toHaveCount(4);
+  await expect(curriculum).toContainText("3 questions, premium");
+  await expectNoAxeViolations(free, "a locked program's curriculum");
+  await curriculum.getByRole("link", { name: moduleTitle }).click();
+  await expect(free.getByText("Free preview", { exact: true })).toBeVisible();
+  await expect(free.getByRole("heading", { name: "The 1% rule" })).toBeVisible();
+  await expect(free.getByRole("link", { name: "See plans" })).toBeVisible();
+  const [previewDownload] = await Promise.all([free.waitForEvent("download"), free.getByRole("link", { name: /Risk sheet\.pdf/ }).click()]);
+  expect((await readFile(await previewDownload.path())).equals(PDF)).toBe(true);
+  await expectNoAxeViolations(free, "a free preview lesson");
+  // Another lesson of the program, by its address: the spec's words, no lesson.
+  const closedLesson = await free.evaluate(async () => {
+    const preview = (await (await fetch("/api/programs/intermediate/preview")).json()) as { lessons: { id: string; freePreview: boolean }[] };
+    return preview.lessons.find((lesson) => !lesson.freePreview)?.id ?? "";
+  });
+  await free.goto(`/program/intermediate/${closedLesson}`);
+  await expect(free.getByText("Available to Premium users only").first()).toBeVisible();
+  await expect(free.getByText("Free preview", { exact: true })).toHaveCount(0);
+  await expect(free.locator(".video-frame")).toHaveCount(0);
+  await freeContext.close();
 
   // The program as it was for the journeys after this one: the notes-only lesson removed.
   await page.goto("/admin?tab=programs");

@@ -227,6 +227,8 @@ export const modules = pgTable(
     youtubeId: text("youtube_id"),
     notes: text("notes").notNull().default(""),
     notesHtml: text("notes_html").notNull().default(""),
+    /** Open to anyone signed in, whatever their plan: what a locked program shows of itself (docs/product.md, "Previews"). */
+    freePreview: boolean("free_preview").notNull().default(false),
     createdAt: createdAt(),
   },
   (table) => [

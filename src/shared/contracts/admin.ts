@@ -103,6 +103,7 @@ export const adminModuleSchema = z.object({
   youtubeId: z.nullable(z.string()),
   /** The notes as written, in Markdown (docs/product.md, "Lesson notes"). */
   notes: z.string(),
+  freePreview: z.boolean(),
   attachments: z.array(attachmentSchema),
 });
 export type AdminModule = z.infer<typeof adminModuleSchema>;
@@ -136,6 +137,8 @@ export const moduleInputSchema = z.object({
   /** "" or null (as the module is read back) for a lesson of notes only. */
   youtubeId: z._default(z.nullable(z.string(ADMIN_MESSAGES.moduleRequired).check(z.trim(), z.maxLength(200))), ""),
   notes: z._default(z.string().check(z.maxLength(NOTES_MAX_LENGTH, ADMIN_MESSAGES.notesTooLong)), ""),
+  /** Open to anyone signed in, whatever their plan (docs/product.md, "Previews"). */
+  freePreview: z._default(z.boolean(), false),
 });
 
 /** Why a module cannot be saved, or null: the spec's message where its form had the case. */

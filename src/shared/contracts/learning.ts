@@ -107,6 +107,8 @@ export const trackModuleSchema = z.object({
   description: z.string(),
   /** Null for a lesson of notes only. */
   youtubeId: z.nullable(z.string()),
+  /** Open to anyone signed in (docs/product.md, "Previews"). */
+  freePreview: z.boolean(),
 });
 export type TrackModule = z.infer<typeof trackModuleSchema>;
 
@@ -136,6 +138,29 @@ export const completionSchema = z.object({
   certificateId: z.nullable(z.string()),
 });
 export type Completion = z.infer<typeof completionSchema>;
+
+/**
+ * GET /api/programs/:track/preview: what anyone signed in may see of a program, whatever their plan
+ * (docs/product.md, "Previews"): its lessons by title, the free previews whole, and the quiz's size.
+ */
+export const programPreviewSchema = z.object({
+  program: z.object({ id: z.string(), title: z.string(), duration: z.string(), description: z.array(z.string()) }),
+  lessons: z.array(
+    z.object({
+      id: z.string(),
+      title: z.string(),
+      kind: z.enum(["video", "notes"]),
+      freePreview: z.boolean(),
+      /** A free preview's description and video; empty and null for the other lessons. */
+      description: z.string(),
+      youtubeId: z.nullable(z.string()),
+    }),
+  ),
+  quiz: z.nullable(z.object({ title: z.string(), questionCount: z.int() })),
+  /** Whether the learner's plan opens the whole program. */
+  open: z.boolean(),
+});
+export type ProgramPreview = z.infer<typeof programPreviewSchema>;
 
 export const trackDetailSchema = z.object({
   program: z.object({

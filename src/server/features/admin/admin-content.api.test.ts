@@ -143,7 +143,13 @@ describe("admin programs API", () => {
         priceUsd: seed.priceUsdCents === null ? null : seed.priceUsdCents / 100,
         order: seed.order,
         description: seed.description,
-        modules: seed.modules.map((module, index) => ({ ...module, id: moduleRows[index]?.id, notes: "", attachments: [] })),
+        modules: seed.modules.map((module, index) => ({
+          ...module,
+          id: moduleRows[index]?.id,
+          notes: "",
+          freePreview: false,
+          attachments: [],
+        })),
         questionCount: seed.quiz.questions.length,
         updatedAt: expect.any(String),
       });
@@ -329,7 +335,7 @@ describe("admin programs API", () => {
     expect(response.json<{ program: AdminProgram }>().program.modules).toEqual(reversed);
     expect((await programOf("beginner")).modules).toEqual(reversed);
     expect((await learnerTrack(user("learner"), "beginner")).modules).toEqual(
-      reversed.map(({ id, title, description, youtubeId }) => ({ id, title, description, youtubeId })),
+      reversed.map(({ id, title, description, youtubeId, freePreview }) => ({ id, title, description, youtubeId, freePreview })),
     );
   });
 
@@ -507,7 +513,7 @@ describe("admin programs API", () => {
       order: 99,
       description: [],
       modules: [
-        { id: expect.stringMatching(UUID), title: "Holding for days", description: "", youtubeId: VIDEO, notes: "", attachments: [] },
+        { id: expect.stringMatching(UUID), title: "Holding for days", description: "", youtubeId: VIDEO, notes: "", freePreview: false, attachments: [] },
       ],
       questionCount: 0,
       updatedAt: expect.any(String),

@@ -70,6 +70,7 @@ async function readPrograms(db: Db | Tx, id?: string): Promise<AdminProgram[]> {
         description: modules.description,
         youtubeId: modules.youtubeId,
         notes: modules.notes,
+        freePreview: modules.freePreview,
       })
       .from(modules)
       .where(id === undefined ? undefined : eq(modules.programId, id))
@@ -91,12 +92,13 @@ async function readPrograms(db: Db | Tx, id?: string): Promise<AdminProgram[]> {
         description: program.description,
         modules: moduleRows
           .filter((m) => m.programId === track)
-          .map(({ id: moduleId, title, description, youtubeId, notes }) => ({
+          .map(({ id: moduleId, title, description, youtubeId, notes, freePreview }) => ({
             id: moduleId,
             title,
             description,
             youtubeId,
             notes,
+            freePreview,
             attachments: (attachments.get(moduleId) ?? []).map((file) => ({
               ...file,
               url: attachmentPath(track, moduleId, file.id),
@@ -139,6 +141,7 @@ type ModuleDraft = {
   youtubeId: string | null;
   notes: string;
   notesHtml: string;
+  freePreview: boolean;
 };
 
 /** The columns of Save Program: price in cents, default order, blank description entries dropped. */
@@ -164,8 +167,8 @@ function moduleDrafts(fields: ProgramFields): ModuleDraft[] {
     const youtubeId = video === "" ? null : youtubeVideoId(video);
     if (youtubeId === null && video !== "") throw invalid(ADMIN_MESSAGES.youtubeIdInvalid);
     const notes = module.notes.trim() === "" ? "" : module.notes;
-    const { id, title, description } = module;
-    return { id, title, description, youtubeId, notes, notesHtml: renderLessonNotes(notes) };
+    const { id, title, description, freePreview } = module;
+    return { id, title, description, youtubeId, notes, notesHtml: renderLessonNotes(notes), freePreview };
   });
 }
 
@@ -204,6 +207,7 @@ async function replaceModules(tx: Tx, programId: Track, drafts: ModuleDraft[]) {
       youtubeId: draft.youtubeId,
       notes: draft.notes,
       notesHtml: draft.notesHtml,
+      freePreview: draft.freePreview,
     };
     if (draft.id === undefined) await tx.insert(modules).values({ programId, ...columns });
     else await tx.update(modules).set(columns).where(eq(modules.id, draft.id));

@@ -6,7 +6,7 @@ import { isTrack, type Track } from "../../../shared/plans.ts";
 import type { Db, Tx } from "../../db/client.ts";
 import { lessonAttachments, modules, programs, quizzes, type QuizQuestion } from "../../db/schema.ts";
 
-export type TrackModule = { id: string; title: string; description: string; youtubeId: string | null };
+export type TrackModule = { id: string; title: string; description: string; youtubeId: string | null; freePreview: boolean };
 
 /** What a lesson holds beyond its video, by module id: notes as learners are sent them, files without their bytes. */
 export type LessonExtras = {
@@ -68,6 +68,7 @@ export async function loadCatalog(db: Db): Promise<Catalog> {
         title: modules.title,
         description: modules.description,
         youtubeId: modules.youtubeId,
+        freePreview: modules.freePreview,
         notesHtml: modules.notesHtml,
       })
       .from(modules)
@@ -90,7 +91,7 @@ export async function loadCatalog(db: Db): Promise<Catalog> {
   const modulesOf = (programId: string): TrackModule[] =>
     moduleRows
       .filter((m) => m.programId === programId)
-      .map(({ id, title, description, youtubeId }) => ({ id, title, description, youtubeId }));
+      .map(({ id, title, description, youtubeId, freePreview }) => ({ id, title, description, youtubeId, freePreview }));
 
   const summaries: ProgramSummary[] = programRows.map((p) => ({
     id: p.id,

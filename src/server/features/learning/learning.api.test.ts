@@ -174,7 +174,7 @@ describe("learning API", () => {
           description: seed.description,
         });
         expect(body.modules).toEqual(
-          seed.modules.map((m, index) => ({ id: moduleId(track, index), ...m })),
+          seed.modules.map((m, index) => ({ id: moduleId(track, index), ...m, freePreview: false })),
         );
         expect(body.quiz.questions).toEqual(seed.quiz.questions.map(({ question, options }) => ({ question, options })));
       } else {

@@ -5,6 +5,7 @@ import {
   attachmentParamsSchema,
   LEARNING_MESSAGES,
   lessonContentSchema,
+  programPreviewSchema,
   lessonPositionSchema,
   lessonPositionsSchema,
   moduleParamsSchema,
@@ -20,6 +21,7 @@ import {
   answerQuestion,
   getAttachment,
   getLessonContent,
+  getProgramPreview,
   getTrack,
   lessonPositionsOf,
   markWatched,
@@ -47,6 +49,12 @@ export const learningRoutes: FastifyPluginAsyncZod = async (app) => {
     "/api/programs/:track",
     { schema: { params: trackParamsSchema, response: { 200: trackDetailSchema } } },
     async (request) => getTrack(app.db, await app.catalog.read(), signedInUser(request), request.params.track, app.standingCache),
+  );
+
+  app.get(
+    "/api/programs/:track/preview",
+    { schema: { params: trackParamsSchema, response: { 200: programPreviewSchema } } },
+    async (request) => getProgramPreview(await app.catalog.read(), signedInUser(request), request.params.track),
   );
 
   app.get(

@@ -9,6 +9,7 @@ import {
   QUIZ_ANSWER_LIMIT,
   type Completion,
   type LessonContent,
+  type ProgramPreview,
   type LessonPositions,
   type ProgramProgress,
   type TrackDetail,
@@ -36,14 +37,46 @@ import type { AnswerRecorder, AnswerToRecord } from "./quiz-answers.ts";
 
 type Learner = { id: string; plan: Plan };
 
-/** The track, if it exists and the learner may open it; 404 or 403 otherwise. */
-function openTrack(catalog: Catalog, learner: Learner, trackId: string): CatalogTrack {
+/** The track, if it exists; 404 otherwise. */
+function findTrack(catalog: Catalog, trackId: string): CatalogTrack {
   const track = isTrack(trackId) ? catalog.tracks.get(trackId) : undefined;
   if (!track) throw new HttpError(404, "PROGRAM_NOT_FOUND", LEARNING_MESSAGES.notFound);
-  if (!canOpenTrack(learner.plan, track.program.id)) {
-    throw new HttpError(403, "PREMIUM_ONLY", LEARNING_MESSAGES.premiumOnly);
-  }
   return track;
+}
+
+function premiumOnly(): HttpError {
+  return new HttpError(403, "PREMIUM_ONLY", LEARNING_MESSAGES.premiumOnly);
+}
+
+/** The track, if it exists and the learner may open it; 404 or 403 otherwise. */
+function openTrack(catalog: Catalog, learner: Learner, trackId: string): CatalogTrack {
+  const track = findTrack(catalog, trackId);
+  if (!canOpenTrack(learner.plan, track.program.id)) throw premiumOnly();
+  return track;
+}
+
+/**
+ * GET /api/programs/:track/preview (docs/product.md, "Previews"): a program's curriculum as anyone
+ * signed in may see it: every lesson's title and kind, the free previews with their description
+ * and video, the quiz's size; never a closed lesson's video, notes or files, nor a question.
+ */
+export function getProgramPreview(catalog: Catalog, learner: Learner, trackId: string): ProgramPreview {
+  const track = findTrack(catalog, trackId);
+  const { id, title, duration, description } = track.program;
+  const quiz = trackQuiz(track);
+  return {
+    program: { id, title, duration, description },
+    lessons: track.modules.map((module) => ({
+      id: module.id,
+      title: module.title,
+      kind: module.youtubeId === null ? "notes" : "video",
+      freePreview: module.freePreview,
+      description: module.freePreview ? module.description : "",
+      youtubeId: module.freePreview ? module.youtubeId : null,
+    })),
+    quiz: quiz && { title: quiz.title, questionCount: quiz.questions.length },
+    open: canOpenTrack(learner.plan, id),
+  };
 }
 
 /** The track of a lesson the learner may open; 404 when the module is not one of its lessons. */
@@ -93,9 +126,14 @@ export async function getTrack(
   };
 }
 
-/** A lesson of a track the learner may open; 404 for a module that is not the track's. */
+/**
+ * A lesson of a track the learner may open, or a free preview of any track (docs/product.md,
+ * "Previews"); 404 for a module that is not the track's.
+ */
 function openLesson(catalog: Catalog, learner: Learner, trackId: string, moduleId: string) {
-  const track = openTrack(catalog, learner, trackId);
+  const track = findTrack(catalog, trackId);
+  const preview = track.modules.some((module) => module.id === moduleId && module.freePreview);
+  if (!preview && !canOpenTrack(learner.plan, track.program.id)) throw premiumOnly();
   const lesson = track.lessons.get(moduleId);
   if (!lesson) throw new HttpError(404, "MODULE_NOT_FOUND", LEARNING_MESSAGES.moduleNotFound);
   return { track, lesson };

@@ -16,6 +16,7 @@ import { youtubeVideoId } from "../../../shared/youtube.ts";
 import { FormMessages } from "../../ui/form-messages.tsx";
 import { notify } from "../../ui/toast.tsx";
 import { useAddAttachment, useRemoveAttachment } from "./admin-content-api.ts";
+import "./users.css";
 import { TextAreaField, TextField } from "../../ui/text-field.tsx";
 import { keyedRow, useEditableList, type Row, type RowButton } from "./editable-list.ts";
 import { DraftButtons, EditingMark, RowEditButtons, type DraftFormProps } from "./editable-list-buttons.tsx";
@@ -31,6 +32,7 @@ export type ModuleItem = Row<{
   description: string;
   youtubeId: string;
   notes: string;
+  freePreview: boolean;
   attachments?: Attachment[];
 }>;
 
@@ -42,11 +44,12 @@ export function youtubeWatchUrl(youtubeId: string) {
   return `https://www.youtube.com/watch?v=${encodeURIComponent(youtubeId)}`;
 }
 
-type ModuleDraft = { title: string; description: string; youtubeId: string; notes: string };
-const EMPTY_DRAFT: ModuleDraft = { title: "", description: "", youtubeId: "", notes: "" };
+type ModuleDraft = { title: string; description: string; youtubeId: string; notes: string; freePreview: boolean };
+const EMPTY_DRAFT: ModuleDraft = { title: "", description: "", youtubeId: "", notes: "", freePreview: false };
 
 function moduleDraft(module: ModuleItem): ModuleDraft {
-  return { title: module.title, description: module.description, youtubeId: module.youtubeId, notes: module.notes };
+  const { title, description, youtubeId, notes, freePreview } = module;
+  return { title, description, youtubeId, notes, freePreview };
 }
 
 type ModulesEditorProps = {
@@ -82,7 +85,8 @@ export function ModulesEditor({ modules, onChange, programId, onAttachmentsChang
       return;
     }
     const notes = values.notes.trim() === "" ? "" : values.notes;
-    list.save({ title: values.title.trim(), description: values.description.trim(), youtubeId: videoId, notes });
+    const { freePreview } = values;
+    list.save({ title: values.title.trim(), description: values.description.trim(), youtubeId: videoId, notes, freePreview });
   });
 
   return (
@@ -167,6 +171,10 @@ function ModuleForm({ draft, editing, onSubmit, onCancel }: DraftFormProps<Modul
         spellCheck
         {...draft.register("notes")}
       />
+      <label className="checkbox-field">
+        <input type="checkbox" {...draft.register("freePreview")} />
+        Free preview: anyone signed in can open this lesson
+      </label>
       <FormMessages error={draft.formState.errors.youtubeId?.message ?? draft.formState.errors.root?.message} />
       <DraftButtons noun="Module" editing={editing} waiting={!ready} onCancel={onCancel} />
     </form>
@@ -213,6 +221,7 @@ function ModuleRow(props: ModuleRowProps) {
             <span>No video</span>
           )}
           <span className="muted">{module.notes === "" ? "No notes" : `Notes: ${module.notes.length.toLocaleString("en")} characters`}</span>
+          {module.freePreview && <span className="admin-module-preview">Free preview</span>}
         </p>
         {attachments}
       </div>

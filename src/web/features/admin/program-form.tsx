@@ -71,12 +71,13 @@ export function programRequest(
       .split(",")
       .map((entry) => entry.trim())
       .filter((entry) => entry !== ""),
-    modules: modules.map(({ id: moduleId, title: moduleTitle, description, youtubeId, notes }) => ({
+    modules: modules.map(({ id: moduleId, title: moduleTitle, description, youtubeId, notes, freePreview }) => ({
       ...(moduleId === undefined ? {} : { id: moduleId }),
       title: moduleTitle,
       description,
       youtubeId,
       notes,
+      freePreview,
     })),
   });
   if (!parsed.success) return { error: problemText(parsed.error.issues[0]) };

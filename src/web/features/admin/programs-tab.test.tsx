@@ -30,8 +30,8 @@ const beginner = program({
   id: "beginner",
   title: "Beginner Program",
   modules: [
-    { id: "m-1", title: "Welcome", description: "Start here", youtubeId: "bQy71i4MtSQ", notes: "", attachments: [] },
-    { id: "m-2", title: "Candles", description: "", youtubeId: "9VN2f8YqR0M", notes: "", attachments: [] },
+    { id: "m-1", title: "Welcome", description: "Start here", youtubeId: "bQy71i4MtSQ", notes: "", freePreview: false, attachments: [] },
+    { id: "m-2", title: "Candles", description: "", youtubeId: "9VN2f8YqR0M", notes: "", freePreview: false, attachments: [] },
   ],
   questionCount: 1,
 });
@@ -106,8 +106,8 @@ describe("Save Program rules (docs/product.md, Admin console)", () => {
 
   it("sends an empty price and order as null, splits and trims the description, keeps module ids", () => {
     const request = programRequest(values, [
-      { key: "m-1", id: "m-1", title: "Kept", description: "", youtubeId: "bQy71i4MtSQ", notes: "" },
-      { key: "new-1", title: "Added", description: "New", youtubeId: "", notes: "## Read this" },
+      { key: "m-1", id: "m-1", title: "Kept", description: "", youtubeId: "bQy71i4MtSQ", notes: "", freePreview: false },
+      { key: "new-1", title: "Added", description: "New", youtubeId: "", notes: "## Read this", freePreview: true },
     ]);
     expect(request).toEqual({
       program: {
@@ -118,8 +118,8 @@ describe("Save Program rules (docs/product.md, Admin console)", () => {
         order: null,
         description: ["Pro strategies", "Algorithms"],
         modules: [
-          { id: "m-1", title: "Kept", description: "", youtubeId: "bQy71i4MtSQ", notes: "" },
-          { title: "Added", description: "New", youtubeId: "", notes: "## Read this" },
+          { id: "m-1", title: "Kept", description: "", youtubeId: "bQy71i4MtSQ", notes: "", freePreview: false },
+          { title: "Added", description: "New", youtubeId: "", notes: "## Read this", freePreview: true },
         ],
       },
     });

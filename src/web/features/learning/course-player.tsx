@@ -14,7 +14,7 @@ import { Curriculum, StepMark } from "./curriculum.tsx";
 import { useMarkWatched } from "./learning-api.ts";
 import { LessonMaterials } from "./lesson-materials.tsx";
 import { LessonQuestions } from "./lesson-questions.tsx";
-import { LessonVideo } from "./lesson-video.tsx";
+import { LessonVideoOf } from "./lesson-video.tsx";
 import { QuizPanel } from "./quiz-panel.tsx";
 
 export function CoursePlayer({ detail, track, lessonId }: { detail: TrackDetail; track: string; lessonId: string }) {
@@ -72,16 +72,7 @@ export function CoursePlayer({ detail, track, lessonId }: { detail: TrackDetail;
                 <h2 id={`lesson-${lesson.id}`} ref={focusTarget} tabIndex={-1} className="lesson-heading">
                   {sectionTitle(index + 1, lesson.title)}
                 </h2>
-                {lesson.youtubeId !== null && (
-                  <LessonVideo
-                    key={lesson.id}
-                    track={track}
-                    lessonId={lesson.id}
-                    youtubeId={lesson.youtubeId}
-                    title={`${lessonTitle(lesson.title)} video`}
-                    onPlayedToEnd={() => markLessonWatched(lesson.id)}
-                  />
-                )}
+                <LessonVideoOf track={track} lesson={lesson} onPlayedToEnd={() => markLessonWatched(lesson.id)} />
                 <p className="module-actions">
                   <MarkWatchedButton
                     markWatched={markWatched}

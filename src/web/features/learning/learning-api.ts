@@ -6,6 +6,7 @@ import {
   lessonContentSchema,
   lessonPositionSchema,
   lessonPositionsSchema,
+  programPreviewSchema,
   progressSummarySchema,
   quizAnswerResponseSchema,
   trackDetailSchema,
@@ -59,8 +60,17 @@ export function lessonPositionsQuery(track: string) {
   });
 }
 
-export function useLessonPositions(track: string) {
-  return useQuery(lessonPositionsQuery(track));
+/** `enabled: false` for a free preview, whose learner keeps no positions in a program they cannot open. */
+export function useLessonPositions(track: string, { enabled = true }: { enabled?: boolean } = {}) {
+  return useQuery({ ...lessonPositionsQuery(track), enabled });
+}
+
+/** What a program shows of itself to anyone signed in (docs/product.md, "Previews"). */
+export function useProgramPreview(track: string) {
+  return useQuery({
+    queryKey: ["preview", track],
+    queryFn: () => apiRequest(`/api/programs/${encodeURIComponent(track)}/preview`, programPreviewSchema),
+  });
 }
 
 /**

@@ -2,6 +2,7 @@
 // starts where the learner stopped, saves where they are as it plays, marks the lesson watched
 // once played to (near) its end, and when it cannot load says so in words, with a link to YouTube.
 import { useEffect, useEffectEvent, useRef, useState, useSyncExternalStore } from "react";
+import { lessonTitle } from "../../../shared/learning.ts";
 import { useSiteConfig } from "../../lib/site-config.ts";
 import { useLessonPositions, useSaveLessonPosition } from "./learning-api.ts";
 import {
@@ -40,12 +41,36 @@ type Props = {
   title: string;
   /** Called once, when the learner has played the video to (near) its end. */
   onPlayedToEnd: () => void;
+  /** Whether where the learner stops is kept (not in a free preview of a program they cannot open). */
+  resume?: boolean;
 };
 
+/** A lesson's video, when it has one: a player of its own per lesson (a lesson of notes only has none). */
+export function LessonVideoOf(props: {
+  track: string;
+  lesson: { id: string; title: string; youtubeId: string | null };
+  onPlayedToEnd: () => void;
+  resume?: boolean;
+}) {
+  const { track, lesson, onPlayedToEnd, resume } = props;
+  if (lesson.youtubeId === null) return null;
+  return (
+    <LessonVideo
+      key={lesson.id}
+      track={track}
+      lessonId={lesson.id}
+      youtubeId={lesson.youtubeId}
+      title={`${lessonTitle(lesson.title)} video`}
+      onPlayedToEnd={onPlayedToEnd}
+      resume={resume}
+    />
+  );
+}
+
 /** Render it with `key={lessonId}`: one player per lesson, its position saved as it goes. */
-export function LessonVideo({ track, lessonId, youtubeId, title, onPlayedToEnd }: Props) {
+export function LessonVideo({ track, lessonId, youtubeId, title, onPlayedToEnd, resume = true }: Props) {
   const site = useSiteConfig();
-  const positions = useLessonPositions(track);
+  const positions = useLessonPositions(track, { enabled: resume });
   const savePosition = useSaveLessonPosition(track);
   const online = useOnline();
   const [status, setStatus] = useState<"loading" | "ready" | "failed">("loading");
@@ -53,7 +78,7 @@ export function LessonVideo({ track, lessonId, youtubeId, title, onPlayedToEnd }
 
   const apiUrl = site.data?.youtubeIframeApiUrl ?? null;
   // Known once read, or once the read failed (the video then starts at the beginning).
-  const startKnown = !positions.isPending;
+  const startKnown = !resume || !positions.isPending;
   // Offline before the player is ready: nothing to load. A ready player keeps what it buffered.
   const offlineBeforeReady = !online && status !== "ready";
   const gaveUp = status === "failed";
@@ -61,7 +86,9 @@ export function LessonVideo({ track, lessonId, youtubeId, title, onPlayedToEnd }
 
   const startAt = useEffectEvent(() => positions.data?.[lessonId] ?? 0);
   const playedToEnd = useEffectEvent(() => onPlayedToEnd());
-  const save = useEffectEvent((seconds: number, leaving: boolean) => savePosition(lessonId, seconds, { leaving }));
+  const save = useEffectEvent((seconds: number, leaving: boolean) => {
+    if (resume) savePosition(lessonId, seconds, { leaving });
+  });
   const frameTitle = useEffectEvent(() => title);
 
   useEffect(() => {

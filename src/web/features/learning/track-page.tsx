@@ -12,6 +12,7 @@ import { usePrograms } from "./catalog-api.ts";
 import { lessonPath, startLesson } from "./course.ts";
 import { CoursePlayer } from "./course-player.tsx";
 import { useTrack } from "./learning-api.ts";
+import { LockedProgram } from "./program-preview.tsx";
 import "./track.css";
 
 /** `/program/{track}`: on to the lesson the course opens at, the address then naming it. */
@@ -36,7 +37,11 @@ export function TrackPage() {
 /** `/program/{track}/{lessonId}`: the course player at one lesson. */
 export function LessonPage() {
   const { track = "", lesson = "" } = useParams();
-  return <TrackGate track={track}>{(detail) => <CoursePlayer detail={detail} track={track} lessonId={lesson} />}</TrackGate>;
+  return (
+    <TrackGate track={track} lessonId={lesson}>
+      {(detail) => <CoursePlayer detail={detail} track={track} lessonId={lesson} />}
+    </TrackGate>
+  );
 }
 
 function Loading() {
@@ -50,14 +55,15 @@ function Loading() {
 }
 
 /** The track, once the server sent it; else what stands in its place. */
-function TrackGate({ track, children }: { track: string; children: (detail: TrackDetail) => ReactNode }) {
+function TrackGate(props: { track: string; lessonId?: string; children: (detail: TrackDetail) => ReactNode }) {
+  const { track, lessonId = null, children } = props;
   const detail = useTrack(track);
   const premiumOnly = detail.error instanceof ApiRequestError && detail.error.status === 403;
   usePremiumOnlyToast(premiumOnly, track);
 
   if (detail.isPending) return <Loading />;
   if (detail.isError) {
-    if (premiumOnly) return <PremiumOnly track={track} />;
+    if (premiumOnly) return <PremiumOnly track={track} lessonId={lessonId} />;
     if (detail.error instanceof ApiRequestError && detail.error.status === 404) return <ProgramNotFound />;
     return (
       <Page>
@@ -117,29 +123,9 @@ function usePremiumOnlyToast(premiumOnly: boolean, track: string) {
   }, [premiumOnly, track]);
 }
 
-function PremiumOnly({ track }: { track: string }) {
-  // The list of programs is public, so the page can still name the program it keeps closed.
+function PremiumOnly({ track, lessonId }: { track: string; lessonId: string | null }) {
+  // The list of programs is public, so the page can name the program while its preview loads.
   const programs = usePrograms();
   const title = programs.data?.find((program) => program.id === track)?.title ?? "Premium program";
-  usePageTitle(title);
-  return (
-    <Page>
-      <h1>{title}</h1>
-      <div className="card stack narrow">
-        <p className="premium-only">
-          <strong>{LEARNING_MESSAGES.premiumOnly}</strong>
-        </p>
-        <p>Upgrade your plan to open this program&rsquo;s videos and quiz.</p>
-        <p className="page-actions">
-          <Link to="/subscription" className="button">
-            See plans
-          </Link>
-          <Link to="/program" className="button button-secondary">
-            Back to programs
-          </Link>
-        </p>
-      </div>
-    </Page>
-  );
+  return <LockedProgram track={track} lessonId={lessonId} fallbackTitle={title} />;
 }
-
