@@ -336,8 +336,10 @@ async function prepareLearners(app: Running, database: Database, label: DbLabel,
   return { app: restarted, learners: { cookies, quizCookies, firstModuleId, answers } };
 }
 
-const LIGHTHOUSE_PAGES = ["/", "/program", "/subscription", "/login"];
-const SIGNED_IN_PAGES = new Set(["/program", "/subscription"]);
+// /program/beginner opens the first lesson (a lesson page); /program/intermediate is a locked
+// program with its curriculum, for the free learner the bench signs in.
+const LIGHTHOUSE_PAGES = ["/", "/program", "/subscription", "/login", "/program/beginner", "/program/intermediate"];
+const SIGNED_IN_PAGES = new Set(["/program", "/subscription", "/program/beginner", "/program/intermediate"]);
 
 /**
  * One database: a first start on it (empty: migrations and the demo catalogue), on PGlite

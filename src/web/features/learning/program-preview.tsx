@@ -1,7 +1,7 @@
 // What a locked program shows of itself (docs/product.md, "Previews"): the spec's "Available to
 // Premium users only" and the way to upgrade, beside the curriculum (every lesson by title, the
 // quiz's size) and the lessons an admin opened as free previews, which anyone signed in may study.
-import { useId } from "react";
+import { useId, type ReactNode } from "react";
 import { Link } from "react-router";
 import { LEARNING_MESSAGES, type ProgramPreview } from "../../../shared/contracts/learning.ts";
 import { lessonTitle } from "../../../shared/learning.ts";
@@ -15,13 +15,16 @@ import { LessonVideoOf } from "./lesson-video.tsx";
 type PreviewLesson = ProgramPreview["lessons"][number];
 
 /** `/program/{track}` and `/program/{track}/{lessonId}` for a learner whose plan does not open the program. */
-export function LockedProgram({ track, lessonId, fallbackTitle }: { track: string; lessonId: string | null; fallbackTitle: string }) {
+export function LockedProgram(props: { track: string; lessonId: string | null; fallbackTitle: string; loading: ReactNode }) {
+  const { track, lessonId, fallbackTitle, loading } = props;
   const preview = useProgramPreview(track);
   const lessons = preview.data?.lessons ?? [];
   const index = lessons.findIndex((lesson) => lesson.id === lessonId && lesson.freePreview);
   const lesson = lessons[index];
   const title = preview.data?.program.title ?? fallbackTitle;
   usePageTitle(lesson ? `${lessonTitle(lesson.title)} · ${title}` : title);
+  // Shown whole once known, rather than growing under the learner's eyes.
+  if (preview.isPending) return loading;
 
   return (
     <section className="container section track-page">

@@ -46,7 +46,7 @@ export function LessonPage() {
 
 function Loading() {
   return (
-    <Page>
+    <Page loading>
       <p role="status" className="section-loading">
         {LEARNING_MESSAGES.loading}
       </p>
@@ -106,8 +106,12 @@ function ProgramNotFound() {
   );
 }
 
-function Page({ children }: { children: ReactNode }) {
-  return <section className="container section track-page">{children}</section>;
+/**
+ * While the program loads, its page is a screen tall: the footer waits below the fold instead of
+ * being pushed down by the lesson as it arrives (a layout shift a learner sees, and Lighthouse counts).
+ */
+function Page({ children, loading = false }: { children: ReactNode; loading?: boolean }) {
+  return <section className={loading ? "container section track-page is-loading" : "container section track-page"}>{children}</section>;
 }
 
 /**
@@ -127,5 +131,5 @@ function PremiumOnly({ track, lessonId }: { track: string; lessonId: string | nu
   // The list of programs is public, so the page can name the program while its preview loads.
   const programs = usePrograms();
   const title = programs.data?.find((program) => program.id === track)?.title ?? "Premium program";
-  return <LockedProgram track={track} lessonId={lessonId} fallbackTitle={title} />;
+  return <LockedProgram track={track} lessonId={lessonId} fallbackTitle={title} loading={<Loading />} />;
 }
