@@ -12,8 +12,11 @@ export type TrackModule = { id: string; title: string; description: string; yout
 export type CatalogTrack = {
   program: { id: Track; title: string; duration: string; description: string[]; priceUsdCents: number | null };
   modules: TrackModule[];
-  /** passMark: questions to have right to pass, null for all (docs/product.md, "Completion and certificates"). */
-  quiz: { title: string; questions: QuizQuestion[]; passMark: number | null } | null;
+  /**
+   * passMark: questions to have right to pass, null for all (docs/product.md, "Completion and
+   * certificates"); retryWaitMinutes: the wait after an attempt that did not pass ("Quiz attempts").
+   */
+  quiz: { title: string; questions: QuizQuestion[]; passMark: number | null; retryWaitMinutes: number } | null;
 };
 
 export type Catalog = {
@@ -51,7 +54,9 @@ export async function loadCatalog(db: Db): Promise<Catalog> {
     tracks.set(id, {
       program: { id, title, duration, description, priceUsdCents },
       modules: modulesOf(id),
-      quiz: quiz ? { title: quiz.title, questions: quiz.questions, passMark: quiz.passMark } : null,
+      quiz: quiz
+        ? { title: quiz.title, questions: quiz.questions, passMark: quiz.passMark, retryWaitMinutes: quiz.retryWaitMinutes }
+        : null,
     });
   }
   const list: ProgramList = { programs: summaries };

@@ -1,8 +1,8 @@
 import type { FastifyRequest } from "fastify";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import {
-  LEARNING_MESSAGES,
   moduleParamsSchema,
+  newAttemptResponseSchema,
   progressSummarySchema,
   quizAnswerRequestSchema,
   quizAnswerResponseSchema,
@@ -11,7 +11,15 @@ import {
   watchedResponseSchema,
 } from "../../../shared/contracts/learning.ts";
 import { requireUser, signedInUser } from "../../auth/session.ts";
-import { answerQuestion, getTrack, markWatched, progressSummary, TooManyAnswers } from "./learning.service.ts";
+import {
+  answerQuestion,
+  AttemptTooSoon,
+  getTrack,
+  markWatched,
+  progressSummary,
+  startAttempt,
+  TooManyAnswers,
+} from "./learning.service.ts";
 
 /** The certificate's email goes now rather than at the runner's next poll. */
 function sendQueuedEmails(request: FastifyRequest) {
@@ -56,7 +64,7 @@ export const learningRoutes: FastifyPluginAsyncZod = async (app) => {
       const catalog = await app.catalog.read();
       try {
         const learner = signedInUser(request);
-        const { correct, completion, issued } = await answerQuestion(
+        const { issued, ...answered } = await answerQuestion(
           app.db,
           catalog,
           learner,
@@ -67,9 +75,24 @@ export const learningRoutes: FastifyPluginAsyncZod = async (app) => {
           app.quizAnswers,
         );
         if (issued) sendQueuedEmails(request);
-        return { correct, message: correct ? LEARNING_MESSAGES.correct : LEARNING_MESSAGES.incorrect, completion };
+        return answered;
       } catch (error) {
         if (error instanceof TooManyAnswers) reply.header("retry-after", String(error.retryAfterSeconds));
+        throw error;
+      }
+    },
+  );
+
+  // A new quiz attempt (docs/product.md, "Quiz attempts"): refused until the wait is over.
+  app.post(
+    "/api/programs/:track/quiz/attempts",
+    { schema: { params: trackParamsSchema, response: { 201: newAttemptResponseSchema } } },
+    async (request, reply) => {
+      try {
+        const quiz = await startAttempt(app.db, await app.catalog.read(), signedInUser(request), request.params.track, new Date());
+        return reply.code(201).send({ quiz });
+      } catch (error) {
+        if (error instanceof AttemptTooSoon) reply.header("retry-after", String(error.retryAfterSeconds));
         throw error;
       }
     },
