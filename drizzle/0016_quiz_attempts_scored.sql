@@ -29,7 +29,8 @@ FROM (
   FROM quiz_attempts qa
   ORDER BY qa.user_id, qa.program_id, qa.question_index, qa.created_at DESC, qa.id DESC
 ) AS latest
-GROUP BY latest.user_id, latest.program_id;
+GROUP BY latest.user_id, latest.program_id
+ON CONFLICT DO NOTHING;
 --> statement-breakpoint
 -- A new attempt written by the server is announced to the other instances as learning's other
 -- tables are (migration 0009); the quiz answer's function announces its own writes (migration 0012).
