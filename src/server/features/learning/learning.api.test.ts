@@ -177,7 +177,7 @@ describe("learning API", () => {
           seed.modules.map((m, index) => ({ id: moduleId(track, index), ...m })),
         );
         // The options in the attempt's order, each with its letter; no explanation before an answer.
-        const sorted = (question: { options: string[] }) => ({ ...question, options: [...question.options].sort() });
+        const sorted = <Q extends { options: string[] }>(question: Q) => ({ ...question, options: [...question.options].sort() });
         expect(body.quiz.questions.map(sorted)).toEqual(
           seed.quiz.questions.map(({ question, options }) => sorted({ question, options, explanation: null })),
         );
