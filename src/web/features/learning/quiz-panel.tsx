@@ -132,6 +132,12 @@ function AttemptResult({ quiz, attempt, track }: { quiz: LearnerQuiz; attempt: Q
   const timeLeft = useTimeLeft(quiz.nextAttemptAt);
   const passedBefore = quiz.attempts.some((other) => other.passed && other.number !== attempt.number);
   const score = LEARNING_MESSAGES.score(attempt.score, attempt.total);
+  const waiting = timeLeft !== null && timeLeft > 0;
+  const { reset } = newAttempt;
+  // A refusal said how long was left; once the wait is over it no longer holds.
+  useEffect(() => {
+    if (!waiting) reset();
+  }, [waiting, reset]);
   if (attempt.passed || passedBefore) {
     return (
       <div className="quiz-outcome quiz-outcome-passed" role="status">
@@ -141,7 +147,6 @@ function AttemptResult({ quiz, attempt, track }: { quiz: LearnerQuiz; attempt: Q
       </div>
     );
   }
-  const waiting = timeLeft !== null && timeLeft > 0;
   return (
     <section className="quiz-outcome quiz-outcome-failed" aria-labelledby={headingId}>
       <h4 id={headingId} className="quiz-outcome-score">
