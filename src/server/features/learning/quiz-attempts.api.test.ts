@@ -7,6 +7,7 @@ import { readFileSync } from "node:fs";
 import { and, eq, sql } from "drizzle-orm";
 import type { InjectOptions } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ADMIN_MESSAGES } from "../../../shared/contracts/admin.ts";
 import { LEARNING_MESSAGES } from "../../../shared/contracts/learning.ts";
 import type { Track } from "../../../shared/plans.ts";
 import { certificates, quizAttempts, quizSittings } from "../../db/schema.ts";
@@ -200,6 +201,26 @@ describe("quiz attempts API", () => {
     expect(other.json().explanation).toBeNull();
     const after = await quizOf(learner, "beginner");
     expect(after.questions.map((question) => question.explanation)).toEqual([EXPLANATION, null, null]);
+  });
+
+  it("keeps the admin's explanations and wait, and refuses a bad wait or explanation in words", async () => {
+    const saved = await call(user("admin"), { method: "GET", url: "/api/admin/programs/beginner/quiz" });
+    expect(saved.json()).toMatchObject({ retryWaitMinutes: 10, questions: [expect.objectContaining({ explanation: EXPLANATION }), expect.anything(), expect.anything()] });
+    expect(saved.json().questions[1]).not.toHaveProperty("explanation");
+    const questions = questionsOf("beginner");
+    for (const [body, message] of [
+      [{ title: "", questions, retryWaitMinutes: -1 }, ADMIN_MESSAGES.retryWaitInvalid],
+      [{ title: "", questions, retryWaitMinutes: 1.5 }, ADMIN_MESSAGES.retryWaitInvalid],
+      [{ title: "", questions, retryWaitMinutes: "ten" }, ADMIN_MESSAGES.retryWaitInvalid],
+      [{ title: "", questions, retryWaitMinutes: 10_081 }, ADMIN_MESSAGES.retryWaitInvalid],
+      [{ title: "", questions: [{ ...questions[0], explanation: "x".repeat(2001) }] }, ADMIN_MESSAGES.explanationTooLong],
+      [{ title: "", questions: [{ ...questions[0], explanation: 7 }] }, ADMIN_MESSAGES.explanationTooLong],
+    ] as const) {
+      const refused = await putQuiz("intermediate", body);
+      expect(refused.statusCode, JSON.stringify(body).slice(0, 80)).toBe(400);
+      expect(refused.json().error).toMatchObject({ code: "VALIDATION", message });
+    }
+    expect((await call(user("admin"), { method: "GET", url: "/api/admin/programs/intermediate/quiz" })).json()).toMatchObject({ passMark: 2 });
   });
 
   it("refuses a new attempt clearly: quiz not open, attempt unfinished, no such program", async () => {
