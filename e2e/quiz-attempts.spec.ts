@@ -85,7 +85,7 @@ test("a learner fails an attempt, sees the score and explanation, and a new atte
       timeout: 75_000,
     });
     await outcome.getByRole("button", { name: "Start a new attempt" }).click();
-    await expect(learner.getByText(/^Attempt 2\./)).toBeVisible();
+    await expect(learner.getByText(/^Attempt 2\./)).toBeFocused();
     await expect(learner.locator(".quiz-question [role=status]:not(:empty)")).toHaveCount(0);
     await expect(learner.locator(".quiz-explanation")).toHaveCount(0);
     const secondOrder = await question(1).getByRole("button").allTextContents();

@@ -3,7 +3,7 @@
 // question is shown, with the question's explanation. The server scores each attempt on the first
 // answer to each question; once every question is answered the panel says the score, and after an
 // attempt that did not pass, the questions to review and when a new attempt may start.
-import { useEffect, useId, useState } from "react";
+import { useEffect, useId, useRef, useState } from "react";
 import { LEARNING_MESSAGES, type LearnerQuiz, type QuizAttempt } from "../../../shared/contracts/learning.ts";
 import { waitInWords } from "../../../shared/quiz-attempts.ts";
 import { optionLetterOrPosition } from "../../../shared/quiz-option.ts";
@@ -13,12 +13,20 @@ import { useAnswerQuestion, useNewAttempt } from "./learning-api.ts";
 export function QuizPanel({ quiz, track }: { quiz: LearnerQuiz; track: string }) {
   const titleId = useId();
   const current = quiz.attempts.at(-1);
+  const rulesRef = useRef<HTMLParagraphElement>(null);
+  const shownAttempt = useRef(current?.number);
+  // A new attempt replaces the result the learner was on: the focus goes to its first line.
+  useEffect(() => {
+    const number = current?.number;
+    if (number !== undefined && shownAttempt.current !== undefined && number > shownAttempt.current) rulesRef.current?.focus();
+    shownAttempt.current = number;
+  }, [current?.number]);
   return (
     <section className="quiz-panel" aria-labelledby={titleId}>
       <h3 id={titleId}>{quiz.title}</h3>
       {quiz.unlocked ? (
         <>
-          <p className="quiz-rules">
+          <p className="quiz-rules" ref={rulesRef} tabIndex={-1}>
             {current && current.number > 1 ? `Attempt ${current.number}. ` : ""}
             To pass, get {quiz.passMark} of {quiz.questions.length} right on your first try at each question.
           </p>
