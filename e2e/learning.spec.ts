@@ -59,7 +59,8 @@ test("a learner studies the whole Beginner program in the player", async ({ page
   await expect(lessonLink(page, 1)).toHaveAttribute("aria-current", "page");
   await expect(lessonLink(page, 2)).not.toHaveAttribute("aria-current");
 
-  // Watch the first lesson: the quiz opens; one right answer, one wrong.
+  // Watch the first lesson: the quiz opens; one right answer (the rest later: a wrong first answer
+  // would count in this attempt's score, docs/product.md "Quiz attempts").
   await page.getByRole("button", { name: "Mark as Watched" }).click();
   await expect(page.getByRole("button", { name: "Watched" })).toBeVisible();
   await expect(page.getByText("1 of 3 videos watched")).toBeVisible();
@@ -69,9 +70,6 @@ test("a learner studies the whole Beginner program in the player", async ({ page
   const q1 = page.locator(".quiz-question").nth(0);
   await q1.getByRole("button", { name: /^A\)/ }).click();
   await expect(q1.getByRole("status")).toHaveText("Correct");
-  const q2 = page.locator(".quiz-question").nth(1);
-  await q2.getByRole("button", { name: /^A\)/ }).click();
-  await expect(q2.getByRole("status")).toHaveText("Incorrect");
   await expect(curriculum(page).getByRole("link", { name: /^Quiz/ })).toContainText("1 of 3 correct");
 
   // Next: the second lesson, at its own address, its heading taking the focus.

@@ -263,7 +263,8 @@ export const lessonAttachments = pgTable(
   ],
 );
 
-export type QuizQuestion = { question: string; options: string[]; answer: string };
+/** `explanation`, optional, is shown to a learner once they have answered the question. */
+export type QuizQuestion = { question: string; options: string[]; answer: string; explanation?: string };
 
 /** quizzes: one per program, same id. Questions are edited and saved as a whole. */
 export const quizzes = pgTable("quizzes", {
@@ -275,6 +276,9 @@ export const quizzes = pgTable("quizzes", {
   // How many questions a learner must have right to pass; null means every question
   // (docs/product.md, "Completion and certificates").
   passMark: integer("pass_mark"),
+  // Minutes a learner waits after an attempt that did not pass before starting a new one
+  // (docs/product.md, "Quiz attempts").
+  retryWaitMinutes: integer("retry_wait_minutes").notNull().default(10),
   updatedAt: updatedAt(),
 });
 
@@ -341,23 +345,49 @@ export const quizAttempts = pgTable(
     programId: text("program_id")
       .notNull()
       .references(() => programs.id, { onDelete: "cascade", onUpdate: "cascade" }),
+    // The number of the quiz attempt (quiz_sittings) this answer belongs to.
+    attempt: integer("attempt").notNull().default(1),
     questionIndex: integer("question_index").notNull(),
     option: text("option").notNull(),
     correct: boolean("correct").notNull(),
     createdAt: createdAt(),
   },
-  // Each question's attempts newest first: the latest answer per question and the trim past the
-  // kept ones read a few entries, not the learner's whole history (docs/performance.md, "Writes in
-  // one round trip").
+  // Each question's answers in an attempt newest first: the latest answer per question and the trim
+  // past the kept ones read a few entries, not the learner's whole history (docs/performance.md,
+  // "Writes in one round trip").
   (table) => [
-    index("quiz_attempts_question_idx").on(
+    index("quiz_attempts_attempt_question_idx").on(
       table.userId,
       table.programId,
+      table.attempt,
       table.questionIndex,
       table.createdAt.desc().nullsFirst(), // as `order by created_at desc` sorts
       table.id.desc().nullsFirst(),
     ),
   ],
+);
+
+/**
+ * quiz_sittings: one per attempt a learner makes at a program's quiz, numbered from 1 (docs/data.md,
+ * "Learning"; quiz_attempts holds the answers). `firstAnswers` maps a question's index to whether
+ * the learner's first answer to it in this attempt was right: the attempt's score, which later
+ * answers do not change. `answeredAt` is when the latest of those first answers came.
+ */
+export const quizSittings = pgTable(
+  "quiz_sittings",
+  {
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    programId: text("program_id")
+      .notNull()
+      .references(() => programs.id, { onDelete: "cascade", onUpdate: "cascade" }),
+    number: integer("number").notNull(),
+    startedAt: timestamp("started_at", { withTimezone: true }).notNull(),
+    firstAnswers: jsonb("first_answers").$type<Record<string, boolean>>().notNull().default({}),
+    answeredAt: timestamp("answered_at", { withTimezone: true }),
+  },
+  (table) => [primaryKey({ columns: [table.userId, table.programId, table.number] })],
 );
 
 export const contacts = pgTable(

@@ -5,6 +5,7 @@ import * as z from "zod/mini";
 import { PAID_PLANS, PLANS, PROVIDERS, SUBSCRIPTION_STATUSES, TRACKS } from "../plans.ts";
 import { PAYMENT_KINDS, PAYMENT_STATUSES, REFUND_STATUSES } from "./billing.ts";
 import { adminCertificateSchema } from "./certificates.ts";
+import { quizAttemptSchema as learnerQuizAttemptSchema } from "./learning.ts";
 
 export const LEARNER_MESSAGES = {
   notFound: "No such user.",
@@ -14,6 +15,7 @@ export const LEARNER_MESSAGES = {
   noRefunds: "No refunds.",
   noPrograms: "There are no programs yet.",
   noQuizAttempts: "No quiz answers yet.",
+  noQuizScores: "No quiz attempts yet.",
   noCertificates: "No certificates yet.",
   noQuestions: "No questions asked yet.",
   noAudit: "No audit entries about this learner yet.",
@@ -157,8 +159,13 @@ export const learnerProgramSchema = z.object({
   watched: z.int(),
   /** When the learner first marked one of its videos watched; null until then. */
   startedAt: z.nullable(isoDate),
-  /** Null for a program without a quiz. */
-  quiz: z.nullable(z.object({ questions: z.int(), correct: z.int(), passMark: z.int(), passed: z.boolean() })),
+  /**
+   * Null for a program without a quiz. `correct` is the best attempt's score; `attempts` every
+   * attempt, oldest first, scored as learning scores it (docs/product.md, "Quiz attempts").
+   */
+  quiz: z.nullable(
+    z.object({ questions: z.int(), correct: z.int(), passMark: z.int(), passed: z.boolean(), attempts: z.array(learnerQuizAttemptSchema) }),
+  ),
   complete: z.boolean(),
   /** The valid certificate for it, if any. */
   certificateId: z.nullable(z.string()),
@@ -169,6 +176,8 @@ export const quizAttemptSchema = z.object({
   id: z.int(),
   track: z.string(),
   programTitle: z.nullable(z.string()),
+  /** The number of the quiz attempt the answer was given in. */
+  attempt: z.int(),
   /** 0-based, as stored; the page shows it from 1. */
   questionIndex: z.int(),
   option: z.string(),

@@ -2,7 +2,7 @@
 // authorizes (admin plan) and validates each call; the browser only shows what comes back.
 import * as z from "zod/mini";
 import { PAID_PLANS, PLANS, PROVIDERS, SUBSCRIPTION_STATUSES, TRACKS } from "../plans.ts";
-import { ATTACHMENT_MESSAGES, attachmentSchema, NOTES_MAX_LENGTH } from "./learning.ts";
+import { ATTACHMENT_MESSAGES, attachmentSchema, NOTES_MAX_LENGTH, QUIZ_RETRY_WAIT } from "./learning.ts";
 import { PAYMENT_KINDS, PAYMENT_STATUSES, REFUND_STATUSES, type PaymentStatus } from "./billing.ts";
 
 /**
@@ -26,6 +26,8 @@ export const ADMIN_MESSAGES = {
   answerNotOption: "The answer must be the letter of one of the options, e.g. A.",
   quizIdRequired: "Quiz ID is required.",
   passMarkInvalid: "The pass mark must be a whole number of questions, from 1 to the number of questions.",
+  retryWaitInvalid: "The wait before a new attempt must be a whole number of minutes, from 0 to 10080 (a week).",
+  explanationTooLong: "An explanation can be at most 2000 characters.",
   deleteConfirm: "Are you sure you want to delete this program? This will remove all related data.",
   programSaved: "Program saved successfully!",
   programSaveFailed: "Failed to save program.",
@@ -193,6 +195,8 @@ export const quizQuestionInputSchema = z.object({
     .array(z.string(ADMIN_MESSAGES.questionRequired).check(z.trim(), z.minLength(1, ADMIN_MESSAGES.questionRequired), z.maxLength(500)), ADMIN_MESSAGES.questionRequired)
     .check(z.minLength(1, ADMIN_MESSAGES.questionRequired), z.maxLength(26)),
   answer: z.string(ADMIN_MESSAGES.questionRequired).check(z.trim(), z.minLength(1, ADMIN_MESSAGES.questionRequired), z.maxLength(500)),
+  /** Shown to a learner once they have answered the question; optional (empty is none). */
+  explanation: z.optional(z.string(ADMIN_MESSAGES.explanationTooLong).check(z.trim(), z.maxLength(2000, ADMIN_MESSAGES.explanationTooLong))),
 });
 export type QuizQuestionInput = z.infer<typeof quizQuestionInputSchema>;
 
@@ -206,6 +210,16 @@ export const adminQuizSchema = z.object({
    */
   passMark: z.optional(
     z.nullable(z.int(ADMIN_MESSAGES.passMarkInvalid).check(z.minimum(1, ADMIN_MESSAGES.passMarkInvalid))),
+  ),
+  /**
+   * Minutes a learner waits after an attempt that did not pass before a new one (docs/product.md,
+   * "Quiz attempts"): 0 to a week; left out, 10.
+   */
+  retryWaitMinutes: z.optional(
+    z.int(ADMIN_MESSAGES.retryWaitInvalid).check(
+      z.minimum(0, ADMIN_MESSAGES.retryWaitInvalid),
+      z.maximum(QUIZ_RETRY_WAIT.maxMinutes, ADMIN_MESSAGES.retryWaitInvalid),
+    ),
   ),
 });
 export type AdminQuiz = z.infer<typeof adminQuizSchema>;

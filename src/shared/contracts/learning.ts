@@ -7,6 +7,12 @@ import { TRACKS } from "../plans.ts";
  */
 export const QUIZ_ANSWER_LIMIT = { perWindow: 5, windowSeconds: 60, kept: 20 } as const;
 
+/**
+ * The wait after a quiz attempt that did not pass, before a new one (docs/product.md, "Quiz
+ * attempts"): the admin sets it per quiz, in minutes.
+ */
+export const QUIZ_RETRY_WAIT = { defaultMinutes: 10, maxMinutes: 10_080 } as const;
+
 export const LEARNING_MESSAGES = {
   loading: "Loading program...",
   notFound: "Program not found.",
@@ -19,6 +25,10 @@ export const LEARNING_MESSAGES = {
   tooManyAnswers: (seconds: number) =>
     `You have answered this question ${QUIZ_ANSWER_LIMIT.perWindow} times in a minute. ` +
     `Try again in ${seconds} ${seconds === 1 ? "second" : "seconds"}.`,
+  score: (score: number, total: number) => `You scored ${score} of ${total}.`,
+  attemptTooSoon: (wait: string) => `You can start a new attempt in ${wait}.`,
+  attemptNotFinished: "Answer every question before starting a new attempt.",
+  quizAlreadyPassed: "You have already passed this quiz.",
   paymentSuccess: "Payment verified! Your plan has been upgraded.",
 } as const;
 
@@ -112,16 +122,66 @@ export const trackModuleSchema = z.object({
 });
 export type TrackModule = z.infer<typeof trackModuleSchema>;
 
-/** A quiz as a learner sees it: the options, never the answers. */
-export const learnerQuizSchema = z.object({
+/**
+ * One attempt at a quiz, scored by the server on each question's first answer in it (docs/product.md,
+ * "Quiz attempts"); later answers to a question do not change its score.
+ */
+export const quizAttemptSchema = z.object({
+  /** 1 for the first attempt. */
+  number: z.int(),
+  /** Questions whose first answer in this attempt was right. */
+  score: z.int(),
+  /** Questions answered in this attempt, of `total`. */
+  answered: z.int(),
+  total: z.int(),
+  /** Every question answered. */
+  finished: z.boolean(),
+  /** The score reaches the quiz's pass mark. */
+  passed: z.boolean(),
+  startedAt: z.string(),
+  /** When the last question was first answered; null until every question is. */
+  finishedAt: z.nullable(z.string()),
+  /** The questions (indexes) whose first answer was wrong: the ones to review. */
+  review: z.array(z.int()),
+});
+export type QuizAttempt = z.infer<typeof quizAttemptSchema>;
+
+/** The learner's attempts, oldest first (the last is the current one), and when a new one may start. */
+export const quizAttemptsStateSchema = z.object({
+  attempts: z.array(quizAttemptSchema),
+  /**
+   * Set when the current attempt is finished and the quiz is not passed: when a new attempt may
+   * start (now or in the past: at once).
+   */
+  nextAttemptAt: z.nullable(z.string()),
+});
+
+const learnerAnswerSchema = z.object({ questionIndex: z.int(), option: z.string(), correct: z.boolean() });
+
+/**
+ * A quiz as a learner sees it: the options in the order of the learner's current attempt, each still
+ * starting with its own letter (which the answer names), never the answers.
+ */
+export const learnerQuizSchema = z.extend(quizAttemptsStateSchema, {
   title: z.string(),
   /** The quiz belongs to the first video and opens once it is watched. */
   moduleId: z.string(),
   section: z.int(),
   unlocked: z.boolean(),
-  questions: z.array(z.object({ question: z.string(), options: z.array(z.string()) })),
-  /** The learner's latest answer per question, so a returning learner sees where they stand. */
-  answers: z.array(z.object({ questionIndex: z.int(), option: z.string(), correct: z.boolean() })),
+  /** Questions to have right in one attempt to pass. */
+  passMark: z.int(),
+  /** Minutes to wait after an attempt that did not pass. */
+  retryWaitMinutes: z.int(),
+  questions: z.array(
+    z.object({
+      question: z.string(),
+      options: z.array(z.string()),
+      /** The admin's explanation, sent once the question is answered in the current attempt. */
+      explanation: z.nullable(z.string()),
+    }),
+  ),
+  /** The learner's latest answer per question in the current attempt, so a returning learner sees where they stand. */
+  answers: z.array(learnerAnswerSchema),
 });
 export type LearnerQuiz = z.infer<typeof learnerQuizSchema>;
 
@@ -217,9 +277,11 @@ export const quizAnswerRequestSchema = z.object({
   option: z.string().check(z.regex(/^[A-Z]$/, "Choose one of the options.")),
 });
 
-export const quizAnswerResponseSchema = z.object({
+export const quizAnswerResponseSchema = z.extend(quizAttemptsStateSchema, {
   correct: z.boolean(),
   message: z.enum([LEARNING_MESSAGES.correct, LEARNING_MESSAGES.incorrect]),
+  /** The question's explanation, now that it is answered; null when it has none. */
+  explanation: z.nullable(z.string()),
   completion: completionSchema,
 });
 
@@ -234,3 +296,7 @@ export const lessonPositionSchema = z.object({
 /** GET /api/programs/:track/positions: the saved position of each lesson the learner stopped in, by module id. */
 export const lessonPositionsSchema = z.object({ positions: z.record(z.string(), z.int()) });
 export type LessonPositions = z.infer<typeof lessonPositionsSchema>["positions"];
+
+/** POST /api/programs/:track/quiz/attempts: the quiz as the new attempt shows it. */
+export const newAttemptResponseSchema = z.object({ quiz: learnerQuizSchema });
+export type QuizAnswerResponse = z.infer<typeof quizAnswerResponseSchema>;

@@ -364,7 +364,8 @@ describe("admin programs API", () => {
       title: "Options Quiz",
       moduleId: detail.modules[0]?.id,
       unlocked: false,
-      questions: QUIZ.questions.map(({ question, options }) => ({ question, options })),
+      // In the attempt's order, each option with its letter (docs/product.md, "Quiz attempts").
+      questions: QUIZ.questions.map(({ question, options }) => ({ question, options: expect.arrayContaining(options), explanation: null })),
     });
     expect(allKeys(response.json())).not.toContain("answer");
     expect((await programOf("advanced")).questionCount).toBe(2);
@@ -392,6 +393,7 @@ describe("admin programs API", () => {
           { question: "Fourth?", options, answer: "C" },
         ],
         passMark: null,
+        retryWaitMinutes: 10,
       };
       expect(response.json()).toEqual(expected);
       expect((await getQuiz("beginner")).json()).toEqual(expected);
@@ -409,7 +411,7 @@ describe("admin programs API", () => {
     it("shows the admin the answers", async () => {
       const response = await getQuiz("advanced");
       expect(response.statusCode).toBe(200);
-      expect(response.json()).toEqual({ ...QUIZ, passMark: null });
+      expect(response.json()).toEqual({ ...QUIZ, passMark: null, retryWaitMinutes: 10 });
     });
 
     it.each<[string, unknown, string]>([
@@ -519,7 +521,7 @@ describe("admin programs API", () => {
       updatedAt: expect.any(String),
     });
     expect(await programOf("intermediate")).toEqual(program);
-    expect((await getQuiz("intermediate")).json()).toEqual({ title: "", questions: [], passMark: null });
+    expect((await getQuiz("intermediate")).json()).toEqual({ title: "", questions: [], passMark: null, retryWaitMinutes: 10 });
 
     const detail = await learnerTrack(user("learner"), "intermediate");
     expect(detail).toMatchObject({ watched: [], quiz: null });

@@ -13,7 +13,7 @@ import {
   type programFieldsSchema,
   moduleProblem,
 } from "../../../shared/contracts/admin.ts";
-import { ATTACHMENT_MESSAGES, attachmentPath } from "../../../shared/contracts/learning.ts";
+import { ATTACHMENT_MESSAGES, attachmentPath, QUIZ_RETRY_WAIT } from "../../../shared/contracts/learning.ts";
 import { isTrack, type Track } from "../../../shared/plans.ts";
 import { checkQuestion } from "../../../shared/quiz.ts";
 import { youtubeVideoId } from "../../../shared/youtube.ts";
@@ -417,19 +417,26 @@ function normalizeQuestions(questions: QuizInput["questions"]): QuizQuestion[] {
   return questions.map((input) => {
     const checked = checkQuestion(input);
     if ("error" in checked) throw invalid(checked.error);
-    return checked.question;
+    // An explanation left empty is none (docs/product.md, "Quiz attempts").
+    const { explanation, ...question } = checked.question;
+    return explanation ? { ...question, explanation } : question;
   });
 }
 
 /** GET /api/admin/programs/:id/quiz: with the answers; an empty quiz when none is stored yet. */
 export async function getAdminQuiz(db: Db, id: string): Promise<AdminQuiz> {
   const [row] = await db
-    .select({ title: quizzes.title, questions: quizzes.questions, passMark: quizzes.passMark })
+    .select({ title: quizzes.title, questions: quizzes.questions, passMark: quizzes.passMark, retryWaitMinutes: quizzes.retryWaitMinutes })
     .from(programs)
     .leftJoin(quizzes, eq(quizzes.programId, programs.id))
     .where(eq(programs.id, id));
   if (!row) throw programNotFound();
-  return { title: row.title ?? "", questions: row.questions ?? [], passMark: row.passMark };
+  return {
+    title: row.title ?? "",
+    questions: row.questions ?? [],
+    passMark: row.passMark,
+    retryWaitMinutes: row.retryWaitMinutes ?? QUIZ_RETRY_WAIT.defaultMinutes,
+  };
 }
 
 /** PUT /api/admin/programs/:id/quiz: the whole quiz; a blank title becomes "{program} Quiz". */
@@ -438,21 +445,27 @@ export async function saveQuiz(db: Db, actorId: string, id: string, input: QuizI
   // Null: every question (docs/product.md, "Completion and certificates").
   const passMark = input.passMark ?? null;
   if (passMark !== null && passMark > questions.length) throw invalid(ADMIN_MESSAGES.passMarkInvalid);
+  const retryWaitMinutes = input.retryWaitMinutes ?? QUIZ_RETRY_WAIT.defaultMinutes;
   return db.transaction(async (tx) => {
     const program = await lockProgram(tx, id);
     const title = input.title === "" ? `${program.title} Quiz` : input.title;
     const [saved] = await tx
       .insert(quizzes)
-      .values({ programId: program.id, title, questions, passMark })
-      .onConflictDoUpdate({ target: quizzes.programId, set: { title, questions, passMark, updatedAt: sql`now()` } })
-      .returning({ title: quizzes.title, questions: quizzes.questions, passMark: quizzes.passMark });
+      .values({ programId: program.id, title, questions, passMark, retryWaitMinutes })
+      .onConflictDoUpdate({ target: quizzes.programId, set: { title, questions, passMark, retryWaitMinutes, updatedAt: sql`now()` } })
+      .returning({
+        title: quizzes.title,
+        questions: quizzes.questions,
+        passMark: quizzes.passMark,
+        retryWaitMinutes: quizzes.retryWaitMinutes,
+      });
     if (!saved) throw new Error(`the quiz of ${program.id} was not saved`);
     await tx.insert(auditLog).values({
       actorId,
       subjectUserId: null,
       action: "quiz.saved",
       reason: "admin",
-      changes: { programId: program.id, title, questions: questions.length, passMark },
+      changes: { programId: program.id, title, questions: questions.length, passMark, retryWaitMinutes },
     });
     // A lower pass mark, or answers now right, can complete the program for a learner.
     await queueOwedCertificates(tx, { track: program.id });

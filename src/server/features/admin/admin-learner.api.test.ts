@@ -4,7 +4,7 @@
 import { asc, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { LEARNER_LIMITS, LEARNER_MESSAGES, type Learner } from "../../../shared/contracts/admin-learner.ts";
-import { auditLog, certificates, lessonAnswers, lessonQuestions, modules, payments, quizAttempts, quizzes, refunds, users } from "../../db/schema.ts";
+import { auditLog, certificates, lessonAnswers, lessonQuestions, modules, payments, quizAttempts, quizSittings, quizzes, refunds, users } from "../../db/schema.ts";
 import { NUL_MESSAGE } from "../../plugins/input-guard.ts";
 import { createTestUsers, ipAllocator, type TestUser } from "../../testing/accounts.ts";
 import { createTestApp, type TestApp } from "../../testing/test-app.ts";
@@ -136,16 +136,24 @@ describe("the learner page", () => {
 
       // The beginner program completed: every video ticked by the admin, every question right.
       expect((await adminCall("PUT", `/api/admin/users/${id}/progress`, { progress: { beginner: Object.fromEntries(beginnerVideos.map((video) => [video, true])) } })).statusCode).toBe(200);
-      // More answers than the page shows: a first wrong pass over the questions, then the right one.
-      const answers = Array.from({ length: LEARNER_LIMITS.quizAttempts + 5 }, (_, n) => ({
+      // More answers than the page shows: a first attempt of wrong answers, then a second attempt
+      // with every question right (docs/product.md, "Quiz attempts").
+      const answerCount = LEARNER_LIMITS.quizAttempts + 5;
+      const answers = Array.from({ length: answerCount }, (_, n) => ({
         userId: id,
         programId: "beginner",
+        attempt: n >= answerCount - questionCount ? 2 : 1,
         questionIndex: n % questionCount,
         option: `option ${n}`,
-        correct: n >= LEARNER_LIMITS.quizAttempts + 5 - questionCount,
+        correct: n >= answerCount - questionCount,
         createdAt: at(10 + n),
       }));
       await db.insert(quizAttempts).values(answers);
+      const firstAnswers = (correct: boolean) => Object.fromEntries(Array.from({ length: questionCount }, (_, index) => [String(index), correct]));
+      await db.insert(quizSittings).values([
+        { userId: id, programId: "beginner", number: 1, startedAt: at(10), firstAnswers: firstAnswers(false), answeredAt: at(9 + questionCount) },
+        { userId: id, programId: "beginner", number: 2, startedAt: at(10 + answerCount - questionCount), firstAnswers: firstAnswers(true), answeredAt: at(9 + answerCount) },
+      ]);
       await db.insert(certificates).values({ id: "TA-AMA0000001", userId: id, holderName: "Test Learner", programId: "beginner", programTitle: "Beginner Program" });
 
       // A question under the first lesson, with two answers.
@@ -193,7 +201,17 @@ describe("the learner page", () => {
         videos: beginnerVideos.length,
         watched: beginnerVideos.length,
         startedAt: expect.any(String),
-        quiz: { questions: questionCount, correct: questionCount, passMark: expect.any(Number), passed: true },
+        quiz: {
+          questions: questionCount,
+          correct: questionCount,
+          passMark: expect.any(Number),
+          passed: true,
+          // Every attempt, scored (docs/product.md, "Quiz attempts").
+          attempts: [
+            expect.objectContaining({ number: 1, score: 0, total: questionCount, finished: true, passed: false }),
+            expect.objectContaining({ number: 2, score: questionCount, total: questionCount, finished: true, passed: true }),
+          ],
+        },
         complete: true,
         certificateId: "TA-AMA0000001",
       });

@@ -31,7 +31,7 @@ import {
 import { HttpError } from "../../plugins/errors.ts";
 import type { Catalog } from "../catalog/catalog.service.ts";
 import { userCertificates } from "../learning/certificates.ts";
-import { completionOf, quizOf, readStanding } from "../learning/completion.ts";
+import { bestScore, completionOf, quizOf, readStanding, scoredAttempts } from "../learning/completion.ts";
 import { watchedModuleIds } from "../learning/progress.ts";
 
 /**
@@ -207,8 +207,8 @@ async function readPayments(db: Db, userId: string): Promise<Learner["payments"]
 }
 
 /**
- * Per program of the catalogue, in its display order: videos watched, the quiz by its latest
- * answers, complete or not and the valid certificate, as learning itself decides them
+ * Per program of the catalogue, in its display order: videos watched, the quiz's attempts scored,
+ * complete or not and the valid certificate, as learning itself decides them
  * (readStanding, completionOf), and when the learner started it.
  */
 async function readPrograms(db: Db, catalog: Catalog, userId: string): Promise<LearnerProgram[]> {
@@ -221,12 +221,12 @@ async function readPrograms(db: Db, catalog: Catalog, userId: string): Promise<L
     Promise.all(tracks.map((track) => readStanding(db, userId, track.program.id))),
   ]);
   return tracks.map((track, index) => {
-    const standing = standings[index] ?? { data: {}, answers: [], certificateId: null };
+    const standing = standings[index] ?? { data: {}, answers: [], certificateId: null, attempts: [] };
     const moduleIds = track.modules.map((module) => module.id);
     const watched = watchedModuleIds(standing.data, moduleIds);
     const quiz = quizOf(track);
-    const answers = quiz ? standing.answers : [];
-    const completion = completionOf({ moduleIds, watched, quiz, answers });
+    const completion = completionOf({ moduleIds, watched, quiz, attempts: standing.attempts });
+    const attempts = scoredAttempts(quiz, standing.attempts);
     return {
       track: track.program.id,
       title: track.program.title,
@@ -235,9 +235,10 @@ async function readPrograms(db: Db, catalog: Catalog, userId: string): Promise<L
       startedAt: iso(starts.find((start) => start.track === track.program.id)?.startedAt ?? null),
       quiz: quiz && {
         questions: quiz.questionCount,
-        correct: answers.filter((answer) => answer.correct && answer.questionIndex >= 0 && answer.questionIndex < quiz.questionCount).length,
+        correct: bestScore(attempts),
         passMark: completion.passMark,
         passed: completion.quizPassed,
+        attempts,
       },
       complete: completion.complete,
       certificateId: standing.certificateId,
@@ -252,6 +253,7 @@ async function readQuizAttempts(db: Db, userId: string): Promise<Learner["quizAt
         id: quizAttempts.id,
         track: quizAttempts.programId,
         programTitle: programs.title,
+        attempt: quizAttempts.attempt,
         questionIndex: quizAttempts.questionIndex,
         option: quizAttempts.option,
         correct: quizAttempts.correct,

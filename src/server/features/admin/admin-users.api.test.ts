@@ -6,7 +6,7 @@ import type { InjectOptions } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ADMIN_MESSAGES, USERS_PAGE_SIZE, type AdminUser, type UserSort } from "../../../shared/contracts/admin.ts";
 import type { PaidPlan, Plan, Provider, SubscriptionStatus } from "../../../shared/plans.ts";
-import { auditLog, modules, programs, quizAttempts, quizzes, userProgress, users, waitlist } from "../../db/schema.ts";
+import { auditLog, modules, programs, quizSittings, quizzes, userProgress, users, waitlist } from "../../db/schema.ts";
 import { placeOnWaitlist } from "../../testing/waitlist.ts";
 import { createTestUsers, ipAllocator, mailsTo, type TestUser } from "../../testing/accounts.ts";
 import { auditEntries, userRow } from "../../testing/billing.ts";
@@ -592,13 +592,16 @@ describe("the admin Users tab", () => {
       expect(await stored(learner.id)).toEqual(before.map((row) => (row.track === "beginner" ? { ...row, data: { [b1]: true } } : row)));
     });
 
-    it("shows the learner's quiz answers as they stand, passed once enough are right", async () => {
+    it("shows the learner's quiz as it stands: the best attempt's score, passed once it reaches the mark", async () => {
       const learner = user("progressLearner");
       const [quiz] = await t.database.db.select().from(quizzes).where(eq(quizzes.programId, "beginner"));
       const count = quiz?.questions.length ?? 0;
-      await t.database.db
-        .insert(quizAttempts)
-        .values(Array.from({ length: count }, (_, index) => ({ userId: learner.id, programId: "beginner", questionIndex: index, option: "A", correct: true })));
+      const firstAnswers = (correct: (index: number) => boolean) =>
+        Object.fromEntries(Array.from({ length: count }, (_, index) => [String(index), correct(index)]));
+      await t.database.db.insert(quizSittings).values([
+        { userId: learner.id, programId: "beginner", number: 1, startedAt: new Date(), firstAnswers: firstAnswers((index) => index === 0), answeredAt: new Date() },
+        { userId: learner.id, programId: "beginner", number: 2, startedAt: new Date(), firstAnswers: firstAnswers(() => true), answeredAt: new Date() },
+      ]);
       const [beginner] = await shown(learner.id);
       expect(beginner?.quiz).toEqual({ title: "Beginner Program Quiz", questions: count, correct: count, passMark: count, passed: true });
     });

@@ -17,7 +17,7 @@ import { auditLog, modules, programs, quizzes, userProgress, users } from "../..
 import { HttpError } from "../../plugins/errors.ts";
 import { queueCohortWelcome } from "../cohorts/cohorts.service.ts";
 import { queueOwedCertificates } from "../learning/certificates.ts";
-import { completionOf, latestAnswers } from "../learning/completion.ts";
+import { bestScore, completionOf, scoredAttempts, storedAttempts } from "../learning/completion.ts";
 import { replaceProgress, watchedModuleIds } from "../learning/progress.ts";
 import { admitFromWaitlist, setUserPlan, type UserRow } from "../users/users.service.ts";
 
@@ -177,8 +177,8 @@ export async function getUserProgress(db: Db, userId: string): Promise<UserProgr
     contents.map(async ({ track, title, modules: videos, quiz }) => {
       const moduleIds = videos.map((video) => video.id);
       const watched = watchedModuleIds(entries.find((entry) => entry.track === track)?.data, moduleIds);
-      const answers = quiz ? await latestAnswers(db, userId, track) : [];
-      const completion = completionOf({ moduleIds, watched, quiz, answers });
+      const attempts = quiz ? await storedAttempts(db, userId, track) : [];
+      const completion = completionOf({ moduleIds, watched, quiz, attempts });
       return {
         track,
         title,
@@ -186,7 +186,7 @@ export async function getUserProgress(db: Db, userId: string): Promise<UserProgr
         quiz: quiz && {
           title: quiz.title,
           questions: quiz.questionCount,
-          correct: answers.filter((answer) => answer.correct && answer.questionIndex < quiz.questionCount).length,
+          correct: bestScore(scoredAttempts(quiz, attempts)),
           passMark: completion.passMark,
           passed: completion.quizPassed,
         },

@@ -19,8 +19,11 @@ export type CatalogTrack = {
   program: { id: Track; title: string; duration: string; description: string[]; priceUsdCents: number | null };
   modules: TrackModule[];
   lessons: ReadonlyMap<string, LessonExtras>;
-  /** passMark: questions to have right to pass, null for all (docs/product.md, "Completion and certificates"). */
-  quiz: { title: string; questions: QuizQuestion[]; passMark: number | null } | null;
+  /**
+   * passMark: questions to have right to pass, null for all (docs/product.md, "Completion and
+   * certificates"); retryWaitMinutes: the wait after an attempt that did not pass ("Quiz attempts").
+   */
+  quiz: { title: string; questions: QuizQuestion[]; passMark: number | null; retryWaitMinutes: number } | null;
 };
 
 export type Catalog = {
@@ -110,7 +113,9 @@ export async function loadCatalog(db: Db): Promise<Catalog> {
       program: { id, title, duration, description, priceUsdCents },
       modules: modulesOf(id),
       lessons: lessonsOf(id),
-      quiz: quiz ? { title: quiz.title, questions: quiz.questions, passMark: quiz.passMark } : null,
+      quiz: quiz
+        ? { title: quiz.title, questions: quiz.questions, passMark: quiz.passMark, retryWaitMinutes: quiz.retryWaitMinutes }
+        : null,
     });
   }
   const list: ProgramList = { programs: summaries };

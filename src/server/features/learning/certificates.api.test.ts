@@ -1,12 +1,12 @@
 // Completion and certificates (docs/product.md, "Completion and certificates"): when a program is
 // complete, the certificate its completing write issues (once), its public verification, and an
 // administrator's revocation.
-import { eq } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import type { InjectOptions } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ADMIN_MESSAGES } from "../../../shared/contracts/admin.ts";
 import type { Track } from "../../../shared/plans.ts";
-import { auditLog, certificates, jobs, users } from "../../db/schema.ts";
+import { auditLog, certificates, jobs, quizSittings, users } from "../../db/schema.ts";
 import { SEED_PROGRAMS } from "../../db/seed-content.ts";
 import { createTestUsers, ipAllocator, linkIn, mailsTo, type TestUser, type TestUserPlan } from "../../testing/accounts.ts";
 import { createTestApp, type TestApp } from "../../testing/test-app.ts";
@@ -172,24 +172,34 @@ describe("completion and certificates API", () => {
       }
     });
 
-    it("retakes count: the latest answer to each question is the one that counts", async () => {
+    it("an attempt counts each question's first answer: a wrong one stays wrong, a new attempt can pass", async () => {
       const learner = user("retake");
       const track = "advanced";
       const right = (index: number) => questionsOf(track)[index]?.answer ?? "";
       await watchAll(learner, track);
-      // Right, then wrong: no longer right.
-      await answer(learner, track, 0, right(0));
+      // Wrong, then right: the first answer is the one scored (docs/product.md, "Quiz attempts").
       await answer(learner, track, 0, wrongOption(track, 0));
+      expect((await answer(learner, track, 0, right(0))).json()).toMatchObject({ correct: true, message: "Correct" });
       const rest = await answerAllCorrectly(learner, track, [0]);
       expect(rest?.json().completion).toMatchObject({ complete: false, quizPassed: false });
+      expect(rest?.json().attempts).toEqual([expect.objectContaining({ number: 1, score: 2, total: 3, finished: true, passed: false, review: [0] })]);
       expect(await certificatesOf(learner)).toEqual([]);
 
-      const retake = await answer(learner, track, 0, right(0));
-      const { certificateId } = retake.json().completion;
-      expect(retake.json().completion).toMatchObject({ complete: true, quizPassed: true, certificateId: expect.stringMatching(NUMBER) });
-      // A certificate once issued stays; the quiz as it now stands is what the track shows.
+      // The wait over, a new attempt with every first answer right passes and issues the certificate.
+      await t.database.db
+        .update(quizSittings)
+        .set({ answeredAt: sql`${quizSittings.answeredAt} - interval '1 hour'` })
+        .where(eq(quizSittings.userId, learner.id));
+      const started = await call(learner, { method: "POST", url: `/api/programs/${track}/quiz/attempts`, payload: {} });
+      expect(started.statusCode, started.body).toBe(201);
+      const retake = await answerAllCorrectly(learner, track);
+      const { certificateId } = retake?.json<{ completion: { certificateId: string } }>().completion ?? {};
+      expect(retake?.json().completion).toMatchObject({ complete: true, quizPassed: true, certificateId: expect.stringMatching(NUMBER) });
+      // A later wrong click still says Incorrect, and changes neither the score nor the certificate.
       const wrongAgain = await answer(learner, track, 1, wrongOption(track, 1));
-      expect(wrongAgain.json().completion).toMatchObject({ complete: false, quizPassed: false, certificateId });
+      expect(wrongAgain.json()).toMatchObject({ correct: false, message: "Incorrect" });
+      expect(wrongAgain.json().completion).toMatchObject({ complete: true, quizPassed: true, certificateId });
+      expect(wrongAgain.json().attempts.at(-1)).toMatchObject({ number: 2, score: 3, passed: true });
       expect(await certificatesOf(learner)).toHaveLength(1);
     });
 

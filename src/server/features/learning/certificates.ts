@@ -21,7 +21,7 @@ import type { Mailer } from "../../integrations/mail.ts";
 import { enqueueJob } from "../../jobs/queue.ts";
 import { HttpError } from "../../plugins/errors.ts";
 import { loadCatalog, type CatalogTrack } from "../catalog/catalog.service.ts";
-import { completionFrom, latestAnswerSchema, readCompletion } from "./completion.ts";
+import { completionFrom, latestAnswerSchema, readCompletion, storedAttemptsSchema } from "./completion.ts";
 
 export const CERTIFICATE_JOB = "certificate.issued";
 
@@ -194,6 +194,7 @@ const standingRow = z.object({
   data: z.unknown(),
   answers: z.nullable(z.array(latestAnswerSchema)),
   certificate_id: z.nullable(z.string()),
+  attempts: z.nullable(storedAttemptsSchema),
 });
 const standingRows = z.object({ rows: z.array(standingRow) });
 
@@ -216,7 +217,7 @@ export async function issueOwedCertificates(
   let after = "";
   for (;;) {
     const page = standingRows.parse(
-      await db.execute(sql`select up.user_id, s.data, s.answers, s.certificate_id
+      await db.execute(sql`select up.user_id, s.data, s.answers, s.certificate_id, s.attempts
         from user_progress up, learner_standing(up.user_id, up.program_id) s
         where up.program_id = ${programId} and up.user_id > ${after}
           ${userId === undefined ? sql`` : sql`and up.user_id = ${userId}`}
@@ -226,7 +227,12 @@ export async function issueOwedCertificates(
         limit ${pageSize}`),
     ).rows;
     for (const row of page) {
-      const completion = completionFrom(track, { data: row.data, answers: row.answers ?? [], certificateId: row.certificate_id });
+      const completion = completionFrom(track, {
+        data: row.data,
+        answers: row.answers ?? [],
+        certificateId: row.certificate_id,
+        attempts: row.attempts ?? [],
+      });
       // Complete before as now: issueOnCompletion issues only to a learner never certified, checked
       // again in its own transaction.
       if (completion.complete && (await issueOnCompletion(db, track, row.user_id, completion, completion)).issued) issued += 1;

@@ -4,36 +4,51 @@ import { newCertificateId } from "./certificates.ts";
 import { completionOf, passMarkOf } from "./completion.ts";
 
 const moduleIds = ["m1", "m2", "m3"];
-const right = (...indexes: number[]) => indexes.map((questionIndex) => ({ questionIndex, correct: true }));
+/** One attempt whose first answers are `firstAnswers` (question index to right or wrong). */
+const attempt = (firstAnswers: Record<number, boolean>, number = 1) => ({
+  number,
+  startedAt: 0,
+  answeredAt: 1,
+  firstAnswers: Object.fromEntries(Object.entries(firstAnswers).map(([index, correct]) => [index, correct])),
+});
+const right = (...indexes: number[]) => [attempt(Object.fromEntries(indexes.map((index) => [index, true])))];
 
 describe("completionOf (docs/product.md, Completion and certificates)", () => {
   it("needs every video watched and, by default, every question right", () => {
     const quiz = { questionCount: 3, passMark: null };
-    expect(completionOf({ moduleIds, watched: moduleIds, quiz, answers: right(0, 1, 2) })).toEqual({
+    expect(completionOf({ moduleIds, watched: moduleIds, quiz, attempts: right(0, 1, 2) })).toEqual({
       complete: true,
       quizPassed: true,
       passMark: 3,
     });
-    expect(completionOf({ moduleIds, watched: moduleIds, quiz, answers: right(0, 1) })).toMatchObject({
+    expect(completionOf({ moduleIds, watched: moduleIds, quiz, attempts: right(0, 1) })).toMatchObject({
       complete: false,
       quizPassed: false,
     });
-    expect(completionOf({ moduleIds, watched: ["m1", "m3"], quiz, answers: right(0, 1, 2) })).toMatchObject({
+    expect(completionOf({ moduleIds, watched: ["m1", "m3"], quiz, attempts: right(0, 1, 2) })).toMatchObject({
       complete: false,
       quizPassed: true,
     });
   });
 
-  it("counts only correct latest answers to questions the quiz has", () => {
+  it("counts only right first answers to questions the quiz has", () => {
     const quiz = { questionCount: 2, passMark: null };
-    const answers = [...right(0, 5), { questionIndex: 1, correct: false }];
-    expect(completionOf({ moduleIds, watched: moduleIds, quiz, answers }).quizPassed).toBe(false);
+    const attempts = [attempt({ 0: true, 5: true, 1: false })];
+    expect(completionOf({ moduleIds, watched: moduleIds, quiz, attempts }).quizPassed).toBe(false);
+  });
+
+  it("needs one attempt at the pass mark: attempts do not add up (docs/product.md, Quiz attempts)", () => {
+    const quiz = { questionCount: 3, passMark: 2 };
+    const split = [attempt({ 0: true, 1: false, 2: false }), attempt({ 0: false, 1: true, 2: false }, 2)];
+    expect(completionOf({ moduleIds, watched: moduleIds, quiz, attempts: split }).quizPassed).toBe(false);
+    const later = [...split, attempt({ 0: true, 1: false, 2: true }, 3)];
+    expect(completionOf({ moduleIds, watched: moduleIds, quiz, attempts: later })).toEqual({ complete: true, quizPassed: true, passMark: 2 });
   });
 
   it("passes with the admin's pass mark", () => {
     const quiz = { questionCount: 5, passMark: 3 };
-    expect(completionOf({ moduleIds, watched: moduleIds, quiz, answers: right(0, 4) }).complete).toBe(false);
-    expect(completionOf({ moduleIds, watched: moduleIds, quiz, answers: right(0, 2, 4) })).toEqual({
+    expect(completionOf({ moduleIds, watched: moduleIds, quiz, attempts: right(0, 4) }).complete).toBe(false);
+    expect(completionOf({ moduleIds, watched: moduleIds, quiz, attempts: right(0, 2, 4) })).toEqual({
       complete: true,
       quizPassed: true,
       passMark: 3,
@@ -41,12 +56,12 @@ describe("completionOf (docs/product.md, Completion and certificates)", () => {
   });
 
   it("without a quiz, is complete once every video is watched; without videos, never", () => {
-    expect(completionOf({ moduleIds, watched: moduleIds, quiz: null, answers: [] })).toEqual({
+    expect(completionOf({ moduleIds, watched: moduleIds, quiz: null, attempts: [] })).toEqual({
       complete: true,
       quizPassed: false,
       passMark: 0,
     });
-    expect(completionOf({ moduleIds: [], watched: [], quiz: null, answers: [] }).complete).toBe(false);
+    expect(completionOf({ moduleIds: [], watched: [], quiz: null, attempts: [] }).complete).toBe(false);
   });
 });
 

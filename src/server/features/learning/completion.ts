@@ -1,15 +1,16 @@
 // When a program is complete (docs/product.md, "Completion and certificates"): every video watched
-// and the quiz passed. The rule is pure; the query reads what it needs on the caller's connection or
+// and the quiz passed by an attempt (docs/product.md, "Quiz attempts"). The rule is pure; the query reads what it needs on the caller's connection or
 // transaction.
-import { and, desc, eq, sql } from "drizzle-orm";
+import { and, asc, eq, sql } from "drizzle-orm";
 import { z } from "zod";
-import type { Completion } from "../../../shared/contracts/learning.ts";
+import type { Completion, QuizAttempt } from "../../../shared/contracts/learning.ts";
 import type { Track } from "../../../shared/plans.ts";
 import type { Db, Tx } from "../../db/client.ts";
 import { PerUserCache, type UserChanges } from "../../db/user-changes.ts";
-import { quizAttempts } from "../../db/schema.ts";
+import { quizSittings } from "../../db/schema.ts";
 import type { CatalogTrack } from "../catalog/catalog.service.ts";
 import { watchedModuleIds } from "./progress.ts";
+import { scoreAttempt, storedAttemptSchema, type StoredAttempt } from "./quiz-attempts.ts";
 
 /** Questions to have right: the admin's pass mark within 1..questions, every question when unset. */
 export function passMarkOf(quiz: { questionCount: number; passMark: number | null }): number {
@@ -23,22 +24,35 @@ export type CompletionInput = {
   watched: readonly string[];
   /** Null for a program without a quiz (or with no questions). */
   quiz: { questionCount: number; passMark: number | null } | null;
-  /** The learner's latest answer per question. */
-  answers: readonly { questionIndex: number; correct: boolean }[];
+  /** The learner's attempts at the quiz, each with its first answers (quiz-attempts.ts). */
+  attempts: readonly StoredAttempt[];
 };
 
+/** Every attempt scored on the quiz as it is now (docs/product.md, "Quiz attempts"). */
+export function scoredAttempts(
+  quiz: { questionCount: number; passMark: number | null } | null,
+  attempts: readonly StoredAttempt[],
+): QuizAttempt[] {
+  if (!quiz) return [];
+  const rules = { questionCount: quiz.questionCount, passMark: passMarkOf(quiz) };
+  return attempts.map((attempt) => scoreAttempt(attempt, rules));
+}
+
+/** The best score of the attempts, the one that decides passing; 0 before any. */
+export function bestScore(attempts: readonly QuizAttempt[]): number {
+  return attempts.reduce((best, attempt) => Math.max(best, attempt.score), 0);
+}
+
 /**
- * Complete when every video is watched and, when there is a quiz, at least the pass mark of its
- * questions have a correct latest answer. A program without videos has nothing to complete.
+ * Complete when every video is watched and, when there is a quiz, one attempt scored at least its
+ * pass mark (each question by its first answer in that attempt). A program without videos has
+ * nothing to complete.
  */
 export function completionOf(input: CompletionInput): Omit<Completion, "certificateId"> {
-  const { moduleIds, watched, quiz, answers } = input;
+  const { moduleIds, watched, quiz, attempts } = input;
   const allWatched = moduleIds.length > 0 && moduleIds.every((id) => watched.includes(id));
   const passMark = quiz ? passMarkOf(quiz) : 0;
-  const right = quiz
-    ? answers.filter((a) => a.correct && a.questionIndex >= 0 && a.questionIndex < quiz.questionCount).length
-    : 0;
-  const quizPassed = quiz !== null && right >= passMark;
+  const quizPassed = scoredAttempts(quiz, attempts).some((attempt) => attempt.passed);
   return { complete: allWatched && (quiz === null || quizPassed), quizPassed, passMark };
 }
 
@@ -50,31 +64,44 @@ export function quizOf(track: CatalogTrack): { questionCount: number; passMark: 
     : null;
 }
 
-/** The learner's latest answer per question of the track's quiz. */
-export async function latestAnswers(db: Db | Tx, userId: string, track: Track) {
-  return db
-    .selectDistinctOn([quizAttempts.questionIndex], {
-      questionIndex: quizAttempts.questionIndex,
-      option: quizAttempts.option,
-      correct: quizAttempts.correct,
+/** The learner's attempts at the track's quiz, oldest first. */
+export async function storedAttempts(db: Db | Tx, userId: string, track: Track): Promise<StoredAttempt[]> {
+  const rows = await db
+    .select({
+      number: quizSittings.number,
+      startedAt: quizSittings.startedAt,
+      answeredAt: quizSittings.answeredAt,
+      firstAnswers: quizSittings.firstAnswers,
     })
-    .from(quizAttempts)
-    .where(and(eq(quizAttempts.userId, userId), eq(quizAttempts.programId, track)))
-    .orderBy(quizAttempts.questionIndex, desc(quizAttempts.createdAt), desc(quizAttempts.id));
+    .from(quizSittings)
+    .where(and(eq(quizSittings.userId, userId), eq(quizSittings.programId, track)))
+    .orderBy(asc(quizSittings.number));
+  return rows.map((row) => ({
+    number: row.number,
+    startedAt: row.startedAt.getTime(),
+    answeredAt: row.answeredAt?.getTime() ?? null,
+    firstAnswers: row.firstAnswers,
+  }));
 }
 
 /** A learner's latest answer to a question, as the database functions answer it. */
 export const latestAnswerSchema = z.object({ questionIndex: z.number(), option: z.string(), correct: z.boolean() });
 export type LatestAnswer = z.infer<typeof latestAnswerSchema>;
 
-/** Where a learner stands on a track: the progress entry, the latest answers, the valid certificate. */
-export type Standing = { data: unknown; answers: LatestAnswer[]; certificateId: string | null };
+/**
+ * Where a learner stands on a track: the progress entry, the latest answers of the current attempt,
+ * the valid certificate and every attempt.
+ */
+export type Standing = { data: unknown; answers: LatestAnswer[]; certificateId: string | null; attempts: StoredAttempt[] };
+
+/** learner_standing's attempts column, as the database answers it. */
+export const storedAttemptsSchema = z.array(storedAttemptSchema);
 
 /**
  * The progress entry, the latest answer per question and the valid (not revoked) certificate in one
  * statement, built once per database or transaction (docs/performance.md, "Where the time goes"):
  * one round trip instead of three. The columns are the database function `learner_standing`
- * (migrations 0011 and 0012), which the quiz answer's function reads too.
+ * (migrations 0011, 0012 and 0019), which the quiz answer's function reads too.
  */
 function standingQuery(db: Db | Tx) {
   return db
@@ -82,6 +109,7 @@ function standingQuery(db: Db | Tx) {
       data: sql<unknown>`standing.data`,
       answers: sql<LatestAnswer[] | null>`standing.answers`,
       certificateId: sql<string | null>`standing.certificate_id`,
+      attempts: sql<unknown>`standing.attempts`,
     })
     .from(sql`learner_standing(${sql.placeholder("userId")}, ${sql.placeholder("track")}) as standing`)
     .prepare("learner_standing");
@@ -101,7 +129,12 @@ export async function readStanding(
     preparedStanding.set(db, query);
   }
   const [row] = await query.execute({ userId, track });
-  return { data: row?.data ?? {}, answers: row?.answers ?? [], certificateId: row?.certificateId ?? null };
+  return {
+    data: row?.data ?? {},
+    answers: row?.answers ?? [],
+    certificateId: row?.certificateId ?? null,
+    attempts: storedAttemptsSchema.parse(row?.attempts ?? []),
+  };
 }
 
 /** The completion a standing makes on the track. */
@@ -109,8 +142,7 @@ export function completionFrom(track: CatalogTrack, standing: Standing): Complet
   const quiz = quizOf(track);
   const moduleIds = track.modules.map((m) => m.id);
   const watched = watchedModuleIds(standing.data, moduleIds);
-  const answers = quiz ? standing.answers : [];
-  return { ...completionOf({ moduleIds, watched, quiz, answers }), certificateId: standing.certificateId };
+  return { ...completionOf({ moduleIds, watched, quiz, attempts: standing.attempts }), certificateId: standing.certificateId };
 }
 
 

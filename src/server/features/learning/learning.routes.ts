@@ -9,6 +9,7 @@ import {
   lessonPositionSchema,
   lessonPositionsSchema,
   moduleParamsSchema,
+  newAttemptResponseSchema,
   progressSummarySchema,
   quizAnswerRequestSchema,
   quizAnswerResponseSchema,
@@ -19,6 +20,7 @@ import {
 import { requireUser, signedInUser } from "../../auth/session.ts";
 import {
   answerQuestion,
+  AttemptTooSoon,
   getAttachment,
   getLessonContent,
   getProgramPreview,
@@ -27,6 +29,7 @@ import {
   markWatched,
   progressSummary,
   saveLessonPosition,
+  startAttempt,
   TooManyAnswers,
 } from "./learning.service.ts";
 
@@ -128,7 +131,7 @@ export const learningRoutes: FastifyPluginAsyncZod = async (app) => {
       const catalog = await app.catalog.read();
       try {
         const learner = signedInUser(request);
-        const { correct, completion, issued } = await answerQuestion(
+        const { issued, ...answered } = await answerQuestion(
           app.db,
           catalog,
           learner,
@@ -139,9 +142,24 @@ export const learningRoutes: FastifyPluginAsyncZod = async (app) => {
           app.quizAnswers,
         );
         if (issued) sendQueuedEmails(request);
-        return { correct, message: correct ? LEARNING_MESSAGES.correct : LEARNING_MESSAGES.incorrect, completion };
+        return answered;
       } catch (error) {
         if (error instanceof TooManyAnswers) reply.header("retry-after", String(error.retryAfterSeconds));
+        throw error;
+      }
+    },
+  );
+
+  // A new quiz attempt (docs/product.md, "Quiz attempts"): refused until the wait is over.
+  app.post(
+    "/api/programs/:track/quiz/attempts",
+    { schema: { params: trackParamsSchema, response: { 201: newAttemptResponseSchema } } },
+    async (request, reply) => {
+      try {
+        const quiz = await startAttempt(app.db, await app.catalog.read(), signedInUser(request), request.params.track, new Date());
+        return reply.code(201).send({ quiz });
+      } catch (error) {
+        if (error instanceof AttemptTooSoon) reply.header("retry-after", String(error.retryAfterSeconds));
         throw error;
       }
     },

@@ -1,37 +1,45 @@
 // Studying a track: what an entitled learner may see, marking videos watched and answering the
 // quiz. Every check is made here on the server from the user's effective plan; the progress
 // entries themselves are written in progress.ts.
-import { and, desc, eq, inArray } from "drizzle-orm";
+import { and, desc, eq, inArray, sql } from "drizzle-orm";
 import {
   ATTACHMENT_MESSAGES,
   attachmentPath,
   LEARNING_MESSAGES,
   QUIZ_ANSWER_LIMIT,
+  QUIZ_RETRY_WAIT,
   type Completion,
   type LessonContent,
   type ProgramPreview,
   type LessonPositions,
+  type LearnerQuiz,
   type ProgramProgress,
+  type QuizAnswerResponse,
   type TrackDetail,
 } from "../../../shared/contracts/learning.ts";
 import { isQuizUnlocked, programProgress } from "../../../shared/learning.ts";
 import { canOpenTrack, isTrack, type Plan } from "../../../shared/plans.ts";
 import type { Db } from "../../db/client.ts";
 import type { PerUserCache, UserChanges } from "../../db/user-changes.ts";
-import { lessonAttachments, lessonPositions, quizAttempts, userProgress } from "../../db/schema.ts";
+import { lessonAttachments, lessonPositions, quizAttempts, quizSittings, userProgress } from "../../db/schema.ts";
 import type { AttachmentFile, AttachmentStore, Delivery, KeptBytes } from "../../storage/attachment-store.ts";
 import type { Catalog, CatalogTrack } from "../catalog/catalog.service.ts";
 import { HttpError } from "../../plugins/errors.ts";
 import { optionLetter } from "../../../shared/quiz-option.ts";
+import { waitInWords } from "../../../shared/quiz-attempts.ts";
 import { recordWatched, watchedModuleIds } from "./progress.ts";
 import {
   cachedStanding,
   completionFrom,
   completionOf,
+  passMarkOf,
   quizOf,
   readStanding,
+  scoredAttempts,
+  storedAttempts,
   type Standing,
 } from "./completion.ts";
+import { newAttemptRefusal, nextAttemptAt, optionsInAttemptOrder } from "./quiz-attempts.ts";
 import { issueOnCompletion } from "./certificates.ts";
 import type { AnswerRecorder, AnswerToRecord } from "./quiz-answers.ts";
 
@@ -103,26 +111,14 @@ export async function getTrack(
 ): Promise<TrackDetail> {
   const track = openTrack(catalog, learner, trackId);
   const { id, title, duration, description } = track.program;
-  const quiz = trackQuiz(track);
   const standing = await cachedStanding(db, standingCache, learner.id, id);
-  const answers = quiz ? standing.answers : [];
   const watched = watchedModuleIds(standing.data, track.modules.map((m) => m.id));
-  const completion = completionFrom(track, standing);
   return {
     program: { id, title, duration, description },
     modules: track.modules,
     watched,
-    quiz: quiz
-      ? {
-          title: quiz.title,
-          moduleId: quiz.moduleId,
-          section: quiz.section,
-          unlocked: isQuizUnlocked(quiz, watched),
-          questions: quiz.questions.map(({ question, options }) => ({ question, options })),
-          answers,
-        }
-      : null,
-    completion,
+    quiz: learnerQuiz(track, learner.id, standing, watched),
+    completion: completionFrom(track, standing),
   };
 }
 
@@ -178,6 +174,43 @@ export async function getAttachment(
         : null;
   if (!kept) throw new Error(`attachment ${file.id} has neither bytes nor a storage key`);
   return { file, delivery: await store.deliver(file, kept) };
+}
+
+/** The attempts scored, and when a new one may start (docs/product.md, "Quiz attempts"). */
+function attemptsState(track: CatalogTrack, attempts: Standing["attempts"]): Pick<LearnerQuiz, "attempts" | "nextAttemptAt"> {
+  const scored = scoredAttempts(quizOf(track), attempts);
+  const next = nextAttemptAt(scored, track.quiz?.retryWaitMinutes ?? QUIZ_RETRY_WAIT.defaultMinutes);
+  return { attempts: scored, nextAttemptAt: next?.toISOString() ?? null };
+}
+
+/**
+ * The quiz as the learner sees it in their current attempt: the options in that attempt's order,
+ * the explanation of each question they answered in it, never an answer.
+ */
+function learnerQuiz(track: CatalogTrack, userId: string, standing: Standing, watched: readonly string[]): LearnerQuiz | null {
+  const quiz = trackQuiz(track);
+  if (!quiz) return null;
+  const attempt = standing.attempts.at(-1)?.number ?? 1;
+  const answered = new Set(standing.answers.map((answer) => answer.questionIndex));
+  return {
+    title: quiz.title,
+    moduleId: quiz.moduleId,
+    section: quiz.section,
+    unlocked: isQuizUnlocked(quiz, watched),
+    passMark: passMarkOf({ questionCount: quiz.questions.length, passMark: quiz.passMark }),
+    retryWaitMinutes: quiz.retryWaitMinutes,
+    questions: quiz.questions.map(({ question, options, explanation }, questionIndex) => ({
+      question,
+      options: optionsInAttemptOrder(options, { userId, programId: track.program.id, questionIndex }, attempt),
+      explanation: answered.has(questionIndex) ? explanationOf(explanation) : null,
+    })),
+    answers: standing.answers,
+    ...attemptsState(track, standing.attempts),
+  };
+}
+
+function explanationOf(explanation: string | undefined): string | null {
+  return explanation?.trim() ? explanation.trim() : null;
 }
 
 /** Marks a video watched: merged into the learner's progress, idempotent. */
@@ -242,7 +275,7 @@ async function recordAttempt(
   quiz: { moduleId: string; section: number },
   attempt: Omit<AnswerToRecord, "moduleId" | "nowMs">,
   now: Date,
-): Promise<{ completion: Completion; issued: boolean }> {
+): Promise<{ completion: Completion; issued: boolean; attempts: Standing["attempts"] }> {
   const nowMs = now.getTime();
   const row = await record({ ...attempt, moduleId: quiz.moduleId, nowMs });
   if (row.outcome === "locked") throw new HttpError(403, "QUIZ_LOCKED", LEARNING_MESSAGES.quizLocked(quiz.section));
@@ -256,10 +289,25 @@ async function recordAttempt(
   // holding the reply (this instance forgets at once; the others hear a moment later, as they would
   // a notice sent with the commit).
   void changes.announce({ scope: "learning", userId: attempt.userId });
-  const standing: Standing = { data: row.data ?? {}, answers: row.answers ?? [], certificateId: row.certificateId };
-  const others = standing.answers.filter((answer) => answer.questionIndex !== attempt.questionIndex);
-  const before = completionFrom(track, { ...standing, answers: row.earlier ? [...others, row.earlier] : others });
-  return issueOnCompletion(db, track, attempt.userId, before, completionFrom(track, standing));
+  const standing: Standing = {
+    data: row.data ?? {},
+    answers: row.answers ?? [],
+    certificateId: row.certificateId,
+    attempts: row.attempts ?? [],
+  };
+  // Without this answer: when it was the attempt's first to the question, the attempt's score
+  // without it; a later answer changed no score.
+  const key = String(attempt.questionIndex);
+  const attemptsBefore = row.firstAnswer
+    ? standing.attempts.map((stored, index, all) =>
+        index === all.length - 1
+          ? { ...stored, firstAnswers: Object.fromEntries(Object.entries(stored.firstAnswers).filter(([question]) => question !== key)) }
+          : stored,
+      )
+    : standing.attempts;
+  const before = completionFrom(track, { ...standing, attempts: attemptsBefore });
+  const issued = await issueOnCompletion(db, track, attempt.userId, before, completionFrom(track, standing));
+  return { ...issued, attempts: standing.attempts };
 }
 
 /** Checks a chosen option on the server and records the attempt, within the limit per question. */
@@ -272,7 +320,7 @@ export async function answerQuestion(
   now: Date,
   changes: UserChanges,
   record: AnswerRecorder,
-): Promise<{ correct: boolean; completion: Completion; issued: boolean }> {
+): Promise<QuizAnswerResponse & { issued: boolean }> {
   const track = openTrack(catalog, learner, trackId);
   const quiz = trackQuiz(track);
   if (!quiz) throw new HttpError(404, "QUIZ_NOT_FOUND", LEARNING_MESSAGES.questionNotFound);
@@ -284,10 +332,68 @@ export async function answerQuestion(
   const correct = question.answer.trim().toUpperCase() === input.option;
   const attempt = { userId: learner.id, programId: track.program.id, questionIndex: input.questionIndex, option: input.option, correct };
   try {
-    return { correct, ...(await recordAttempt(db, record, changes, track, quiz, attempt, now)) };
+    const { completion, issued, attempts } = await recordAttempt(db, record, changes, track, quiz, attempt, now);
+    return {
+      correct,
+      message: correct ? LEARNING_MESSAGES.correct : LEARNING_MESSAGES.incorrect,
+      explanation: explanationOf(question.explanation),
+      completion,
+      ...attemptsState(track, attempts),
+      issued,
+    };
   } finally {
     changes.changed({ scope: "learning", userId: learner.id }); // docs/performance.md, "Caching signed-in reads"
   }
+}
+
+/** A new attempt refused: 429 with the wait left, in words and in seconds. */
+export class AttemptTooSoon extends HttpError {
+  readonly retryAfterSeconds: number;
+  constructor(waitMs: number) {
+    super(429, "ATTEMPT_TOO_SOON", LEARNING_MESSAGES.attemptTooSoon(waitInWords(waitMs)));
+    this.retryAfterSeconds = Math.max(1, Math.ceil(waitMs / 1000));
+  }
+}
+
+/**
+ * Starts a new attempt at the quiz (docs/product.md, "Quiz attempts"): only once the current one is
+ * finished without passing and the quiz's wait since its last first answer is over. Decided and
+ * written in one transaction holding the learner's progress row, the row an answer locks
+ * (record_quiz_answer, migration 0016), so an answer and a new attempt take turns. The attempt's
+ * options come in a new order; its answers start empty.
+ */
+export async function startAttempt(
+  db: Db,
+  catalog: Catalog,
+  learner: Learner,
+  trackId: string,
+  now: Date,
+): Promise<LearnerQuiz> {
+  const track = openTrack(catalog, learner, trackId);
+  const quiz = trackQuiz(track);
+  if (!quiz) throw new HttpError(404, "QUIZ_NOT_FOUND", LEARNING_MESSAGES.questionNotFound);
+  const programId = track.program.id;
+  const moduleIds = track.modules.map((m) => m.id);
+  const standing = await db.transaction(async (tx) => {
+    const [entry] = await tx
+      .select({ data: userProgress.data })
+      .from(userProgress)
+      .where(and(eq(userProgress.userId, learner.id), eq(userProgress.programId, programId)))
+      .for("update");
+    if (!isQuizUnlocked(quiz, watchedModuleIds(entry?.data, moduleIds))) {
+      throw new HttpError(403, "QUIZ_LOCKED", LEARNING_MESSAGES.quizLocked(quiz.section));
+    }
+    const attempts = await storedAttempts(tx, learner.id, programId);
+    const refusal = newAttemptRefusal(scoredAttempts(quizOf(track), attempts), quiz.retryWaitMinutes, now);
+    if (refusal?.reason === "passed") throw new HttpError(409, "QUIZ_PASSED", LEARNING_MESSAGES.quizAlreadyPassed);
+    if (refusal?.reason === "unfinished") throw new HttpError(409, "ATTEMPT_NOT_FINISHED", LEARNING_MESSAGES.attemptNotFinished);
+    if (refusal?.reason === "wait") throw new AttemptTooSoon(refusal.waitMs);
+    await tx.insert(quizSittings).values({ userId: learner.id, programId, number: (attempts.at(-1)?.number ?? 0) + 1, startedAt: now });
+    return readStanding(tx, learner.id, programId);
+  });
+  const quizShown = learnerQuiz(track, learner.id, standing, watchedModuleIds(standing.data, moduleIds));
+  if (!quizShown) throw new Error(`the quiz of ${programId} went away`);
+  return quizShown;
 }
 
 function latest(dates: readonly (Date | null)[]): Date | null {
@@ -304,21 +410,26 @@ export async function progressSummary(
   catalog: Catalog,
   learner: Learner,
 ): Promise<Record<string, ProgramProgress>> {
-  const [rows, answers] = await Promise.all([
+  const [rows, attempts] = await Promise.all([
     db
       .select({ programId: userProgress.programId, data: userProgress.data, updatedAt: userProgress.updatedAt })
       .from(userProgress)
       .where(eq(userProgress.userId, learner.id)),
+    // Each attempt with the time of its latest answer (a few probes of the attempt's index).
     db
-      .selectDistinctOn([quizAttempts.programId, quizAttempts.questionIndex], {
-        programId: quizAttempts.programId,
-        questionIndex: quizAttempts.questionIndex,
-        correct: quizAttempts.correct,
-        createdAt: quizAttempts.createdAt,
+      .select({
+        programId: quizSittings.programId,
+        number: quizSittings.number,
+        startedAt: quizSittings.startedAt,
+        answeredAt: quizSittings.answeredAt,
+        firstAnswers: quizSittings.firstAnswers,
+        lastAnswerAt: sql<Date | null>`(select max(${quizAttempts.createdAt}) from ${quizAttempts}
+          where ${quizAttempts.userId} = ${quizSittings.userId} and ${quizAttempts.programId} = ${quizSittings.programId}
+            and ${quizAttempts.attempt} = ${quizSittings.number})`.mapWith((value: string | Date | null) => (value === null ? null : new Date(value))),
       })
-      .from(quizAttempts)
-      .where(eq(quizAttempts.userId, learner.id))
-      .orderBy(quizAttempts.programId, quizAttempts.questionIndex, desc(quizAttempts.createdAt), desc(quizAttempts.id)),
+      .from(quizSittings)
+      .where(eq(quizSittings.userId, learner.id))
+      .orderBy(quizSittings.programId, quizSittings.number),
   ]);
   const summary: Record<string, ProgramProgress> = {};
   for (const track of catalog.tracks.values()) {
@@ -328,15 +439,21 @@ export async function progressSummary(
     const moduleIds = track.modules.map((m) => m.id);
     const watched = watchedModuleIds(row?.data, moduleIds);
     const quiz = trackQuiz(track);
-    const quizAnswers = quiz ? answers.filter((answer) => answer.programId === id) : [];
-    // Passed by the completion rule, the admin's pass mark (completion.ts).
-    const { quizPassed } = completionOf({ moduleIds, watched, quiz: quizOf(track), answers: quizAnswers });
+    const quizAttempts = quiz ? attempts.filter((attempt) => attempt.programId === id) : [];
+    // Passed by the completion rule: an attempt at the admin's pass mark (completion.ts).
+    const stored = quizAttempts.map(({ number, startedAt, answeredAt, firstAnswers }) => ({
+      number,
+      startedAt: startedAt.getTime(),
+      answeredAt: answeredAt?.getTime() ?? null,
+      firstAnswers,
+    }));
+    const { quizPassed } = completionOf({ moduleIds, watched, quiz: quizOf(track), attempts: stored });
     const progress = programProgress({
       modules: track.modules,
       watched,
       quiz: quiz && { moduleId: quiz.moduleId, title: quiz.title, passed: quizPassed },
     });
-    const studiedAt = latest([watched.length > 0 ? (row?.updatedAt ?? null) : null, ...quizAnswers.map((a) => a.createdAt)]);
+    const studiedAt = latest([watched.length > 0 ? (row?.updatedAt ?? null) : null, ...quizAttempts.map((a) => a.lastAnswerAt)]);
     summary[id] = { ...progress, lastStudiedAt: studiedAt?.toISOString() ?? null };
   }
   return summary;

@@ -7,7 +7,7 @@ import { z } from "zod";
 import { QUIZ_ANSWER_LIMIT } from "../../../shared/contracts/learning.ts";
 import { createBatcher } from "../../db/batcher.ts";
 import type { Database, Db } from "../../db/client.ts";
-import { latestAnswerSchema } from "./completion.ts";
+import { latestAnswerSchema, storedAttemptsSchema } from "./completion.ts";
 
 /** One answer, its option already checked against the question; `nowMs` counts it in the limit. */
 export type AnswerToRecord = {
@@ -25,15 +25,18 @@ const recordedAnswer = z.object({
   outcome: z.enum(["locked", "refused", "recorded"]),
   lastRequest: z.nullable(z.coerce.number()),
   earlier: z.nullable(latestAnswerSchema),
+  firstAnswer: z.nullable(z.boolean()),
   data: z.unknown(),
   answers: z.nullable(z.array(latestAnswerSchema)),
   certificateId: z.nullable(z.string()),
+  attempts: z.nullable(storedAttemptsSchema),
 });
 
 /**
  * What record_quiz_answer made of one answer: locked (the quiz is not open to the learner),
  * refused (past the limit; `lastRequest` starts the window) or recorded, with the answer it
- * replaced and the learner's standing after it.
+ * replaced in the current attempt, whether it was the attempt's first answer to the question (the
+ * one that scores, migration 0019) and the learner's standing after it.
  */
 export type RecordedAnswer = Omit<z.infer<typeof recordedAnswer>, "ordinal">;
 
@@ -61,9 +64,11 @@ function recordAnswersQuery(db: Db) {
       outcome: sql<unknown>`answer.outcome`,
       lastRequest: sql<unknown>`answer.last_request`,
       earlier: sql<unknown>`answer.earlier`,
+      firstAnswer: sql<unknown>`answer.first_answer`,
       data: sql<unknown>`answer.data`,
       answers: sql<unknown>`answer.answers`,
       certificateId: sql<unknown>`answer.certificate_id`,
+      attempts: sql<unknown>`answer.attempts`,
     })
     .from(sql`record_quiz_answers(${at("answers")}::jsonb, ${at("windowMs")}, ${at("perWindow")}, ${at("kept")}) as answer`)
     .prepare("record_quiz_answers");

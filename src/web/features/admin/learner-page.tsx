@@ -20,6 +20,7 @@ import {
   ProgressSection,
   QuestionsSection,
   QuizAttemptsSection,
+  QuizScoresSection,
 } from "./learner-sections.tsx";
 import { ProgressModal } from "./progress-modal.tsx";
 import { PlanBadge, PlanSelect } from "./users-tab.tsx";
@@ -91,6 +92,7 @@ function LearnerView({ learner }: { learner: Learner }) {
       <PlanSection plan={plan} history={learner.planHistory} />
       <PaymentsSection payments={learner.payments} />
       <ProgressSection programs={learner.programs} />
+      <QuizScoresSection programs={learner.programs} />
       <QuizAttemptsSection attempts={learner.quizAttempts} />
       <CertificatesSection certificates={learner.certificates} />
       <QuestionsSection questions={learner.questions} />

@@ -244,7 +244,7 @@ function PaymentRow({ payment }: { payment: LearnerPayment }) {
 
 function quizText(quiz: LearnerProgram["quiz"]): string {
   if (!quiz) return "No quiz";
-  return `${quiz.passed ? "Passed" : "Not passed"}: ${quiz.correct} of ${quiz.questions} right, ${quiz.passMark} to pass`;
+  return `${quiz.passed ? "Passed" : "Not passed"}: best attempt ${quiz.correct} of ${quiz.questions} right, ${quiz.passMark} to pass`;
 }
 
 export function ProgressSection({ programs }: { programs: LearnerProgram[] }) {
@@ -295,6 +295,52 @@ export function ProgressSection({ programs }: { programs: LearnerProgram[] }) {
   );
 }
 
+/** Every quiz attempt per program, scored as learning scores it (docs/product.md, "Quiz attempts"). */
+export function QuizScoresSection({ programs }: { programs: LearnerProgram[] }) {
+  const rows = programs.flatMap((program) => (program.quiz?.attempts ?? []).map((attempt) => ({ program, attempt })));
+  return (
+    <Section title="Quiz attempts" count={rows.length}>
+      {rows.length === 0 ? (
+        <Empty>{LEARNER_MESSAGES.noQuizScores}</Empty>
+      ) : (
+        <Table label="Quiz attempts per program">
+          <thead>
+            <tr>
+              <th scope="col">Program</th>
+              <th scope="col">Attempt</th>
+              <th scope="col">Score</th>
+              <th scope="col">When</th>
+              <th scope="col">Result</th>
+            </tr>
+          </thead>
+          <tbody>
+            {rows.map(({ program, attempt }) => (
+              <tr key={`${program.track}-${attempt.number}`}>
+                <td>{program.title}</td>
+                <td className="nowrap">{attempt.number}</td>
+                <td className="nowrap">
+                  {attempt.score} of {attempt.total}
+                  {program.quiz && <span className="muted">, {program.quiz.passMark} to pass</span>}
+                </td>
+                <td className="cell-date">{formatLocalDateTime(attempt.finishedAt ?? attempt.startedAt)}</td>
+                <td>
+                  {!attempt.finished ? (
+                    <span className="badge badge-neutral">In progress</span>
+                  ) : attempt.passed ? (
+                    <span className="badge badge-success">Passed</span>
+                  ) : (
+                    <span className="badge badge-failed">Not passed</span>
+                  )}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </Table>
+      )}
+    </Section>
+  );
+}
+
 export function QuizAttemptsSection({ attempts }: { attempts: Learner["quizAttempts"] }) {
   return (
     <Section title="Quiz answers" count={attempts.total}>
@@ -306,6 +352,7 @@ export function QuizAttemptsSection({ attempts }: { attempts: Learner["quizAttem
             <tr>
               <th scope="col">Date</th>
               <th scope="col">Program</th>
+              <th scope="col">Attempt</th>
               <th scope="col">Question</th>
               <th scope="col">Answer</th>
               <th scope="col">Result</th>
@@ -316,6 +363,7 @@ export function QuizAttemptsSection({ attempts }: { attempts: Learner["quizAttem
               <tr key={attempt.id}>
                 <td className="cell-date">{formatLocalDateTime(attempt.createdAt)}</td>
                 <td>{attempt.programTitle ?? attempt.track}</td>
+                <td className="nowrap">{attempt.attempt}</td>
                 <td className="nowrap">Question {attempt.questionIndex + 1}</td>
                 <td className="cell-answer">{attempt.option}</td>
                 <td>

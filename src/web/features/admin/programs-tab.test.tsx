@@ -6,7 +6,7 @@ import { renderWithQueries } from "../../testing/render.tsx";
 import { notify } from "../../ui/toast.tsx";
 import { programRequest, type ProgramFormValues } from "./program-form.tsx";
 import { formatPriceUsd, ProgramsTab } from "./programs-tab.tsx";
-import { questionFromDraft } from "./quiz-modal.tsx";
+import { questionFromDraft, retryWaitFromField } from "./quiz-modal.tsx";
 import { polyfillDialog } from "../../testing/dialog.ts";
 
 vi.mock("../../ui/toast.tsx", () => ({
@@ -142,15 +142,34 @@ describe("Save Program rules (docs/product.md, Admin console)", () => {
 
 describe("Question rules (docs/product.md, Quiz questions)", () => {
   it("requires all three fields and splits the options on commas", () => {
-    expect(questionFromDraft({ question: "Q?", options: " ", answer: "A" })).toEqual({ error: ADMIN_MESSAGES.questionRequired });
-    expect(questionFromDraft({ question: "Q?", options: "A) Buy , B) Sell,", answer: "b" })).toEqual({
+    expect(questionFromDraft({ question: "Q?", options: " ", answer: "A", explanation: "" })).toEqual({
+      error: ADMIN_MESSAGES.questionRequired,
+    });
+    expect(questionFromDraft({ question: "Q?", options: "A) Buy , B) Sell,", answer: "b", explanation: " " })).toEqual({
       question: { question: "Q?", options: ["A) Buy", "B) Sell"], answer: "B" },
     });
   });
 
+  it("keeps an explanation, trimmed; none when left empty (docs/product.md, Quiz attempts)", () => {
+    expect(questionFromDraft({ question: "Q?", options: "A) Buy, B) Sell", answer: "A", explanation: " Demand lifts price. " })).toEqual({
+      question: { question: "Q?", options: ["A) Buy", "B) Sell"], answer: "A", explanation: "Demand lifts price." },
+    });
+  });
+
+  it("reads the wait before a new attempt: empty is 10 minutes, 0 to a week, anything else refused", () => {
+    expect(retryWaitFromField("")).toBe(10);
+    expect(retryWaitFromField(" 0 ")).toBe(0);
+    expect(retryWaitFromField("10080")).toBe(10_080);
+    expect(retryWaitFromField("10081")).toBeUndefined();
+    expect(retryWaitFromField("2.5")).toBeUndefined();
+    expect(retryWaitFromField("-1")).toBeUndefined();
+  });
+
   it("catches what the server would refuse on Save Quiz", () => {
-    expect(questionFromDraft({ question: "Q?", options: "Buy, Sell", answer: "A" })).toEqual({ error: ADMIN_MESSAGES.optionFormat });
-    expect(questionFromDraft({ question: "Q?", options: "A) Buy, B) Sell", answer: "C" })).toEqual({
+    expect(questionFromDraft({ question: "Q?", options: "Buy, Sell", answer: "A", explanation: "" })).toEqual({
+      error: ADMIN_MESSAGES.optionFormat,
+    });
+    expect(questionFromDraft({ question: "Q?", options: "A) Buy, B) Sell", answer: "C", explanation: "" })).toEqual({
       error: ADMIN_MESSAGES.answerNotOption,
     });
   });
@@ -291,6 +310,7 @@ describe("Programs tab (docs/product.md, Admin console)", () => {
     changes("Question", "Which way is up?");
     changes("Options (comma-separated)", "A) Buy, B) Sell, C) Hold");
     changes("Answer", "c");
+    changes("Explanation (optional)", "Hold when the trend is unclear.");
     fireEvent.click(dialog.getByRole("button", { name: "Add Question" }));
     await within(list).findByText("Which way is up?");
 
@@ -305,6 +325,11 @@ describe("Programs tab (docs/product.md, Admin console)", () => {
     fireEvent.click(dialog.getByRole("button", { name: "Save Quiz" }));
     expect((await dialog.findByRole("alert")).textContent).toBe(ADMIN_MESSAGES.passMarkInvalid);
     fireEvent.change(dialog.getByLabelText("Pass mark"), { target: { value: "2" } });
+    // The wait before a new attempt (docs/product.md, "Quiz attempts"): whole minutes.
+    fireEvent.change(dialog.getByLabelText("Wait before a new attempt (minutes)"), { target: { value: "1.5" } });
+    fireEvent.click(dialog.getByRole("button", { name: "Save Quiz" }));
+    expect((await dialog.findByRole("alert")).textContent).toBe(ADMIN_MESSAGES.retryWaitInvalid);
+    fireEvent.change(dialog.getByLabelText("Wait before a new attempt (minutes)"), { target: { value: "5" } });
     fireEvent.click(dialog.getByRole("button", { name: "Save Quiz" }));
     await waitFor(() => expect(notify.success).toHaveBeenCalledWith(ADMIN_MESSAGES.quizSaved));
     expect(lastCall("PUT")).toEqual({
@@ -314,9 +339,15 @@ describe("Programs tab (docs/product.md, Admin console)", () => {
         title: "Beginner Quiz",
         questions: [
           { question: "What is a candle?", options: ["A) A price bar", "B) A light"], answer: "B" },
-          { question: "Which way is up?", options: ["A) Buy", "B) Sell", "C) Hold"], answer: "C" },
+          {
+            question: "Which way is up?",
+            options: ["A) Buy", "B) Sell", "C) Hold"],
+            answer: "C",
+            explanation: "Hold when the trend is unclear.",
+          },
         ],
         passMark: 2,
+        retryWaitMinutes: 5,
       },
     });
     await waitFor(() => expect(screen.queryByRole("dialog")).toBeNull());

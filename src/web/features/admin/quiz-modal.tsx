@@ -7,6 +7,7 @@ import {
   type AdminQuiz,
   type QuizQuestionInput,
 } from "../../../shared/contracts/admin.ts";
+import { QUIZ_RETRY_WAIT } from "../../../shared/contracts/learning.ts";
 import { checkQuestion } from "../../../shared/quiz.ts";
 import { FormMessages } from "../../ui/form-messages.tsx";
 import { Modal } from "../../ui/modal.tsx";
@@ -16,8 +17,8 @@ import { useAdminQuiz, useSaveQuiz, validationMessage } from "./admin-content-ap
 import { keyedRow, useEditableList, type Row } from "./editable-list.ts";
 import { DraftButtons, EditingMark, RowEditButtons, type DraftFormProps } from "./editable-list-buttons.tsx";
 
-export type QuestionDraft = { question: string; options: string; answer: string };
-const EMPTY_DRAFT: QuestionDraft = { question: "", options: "", answer: "" };
+export type QuestionDraft = { question: string; options: string; answer: string; explanation: string };
+const EMPTY_DRAFT: QuestionDraft = { question: "", options: "", answer: "", explanation: "" };
 
 /**
  * The question rules of docs/product.md, "Quiz questions" (all three fields; options split on
@@ -31,11 +32,23 @@ export function questionFromDraft(draft: QuestionDraft): { question: QuizQuestio
     .map((option) => option.trim())
     .filter((option) => option !== "");
   const answer = draft.answer.trim();
+  const explanation = draft.explanation.trim();
   if (question === "" || options.length === 0 || answer === "") return { error: ADMIN_MESSAGES.questionRequired };
-  return checkQuestion({ question, options, answer });
+  return checkQuestion(explanation === "" ? { question, options, answer } : { question, options, answer, explanation });
 }
 
 type QuestionItem = Row<QuizQuestionInput>;
+
+/**
+ * The wait field as the server takes it (docs/product.md, "Quiz attempts"): the default when empty,
+ * a whole number of minutes from 0 to a week, undefined otherwise.
+ */
+export function retryWaitFromField(value: string): number | undefined {
+  const text = value.trim();
+  if (text === "") return QUIZ_RETRY_WAIT.defaultMinutes;
+  const minutes = /^\d+$/.test(text) ? Number(text) : NaN;
+  return minutes >= 0 && minutes <= QUIZ_RETRY_WAIT.maxMinutes ? minutes : undefined;
+}
 
 /**
  * The Pass mark field as the server takes it (docs/product.md, "Completion and certificates"): null
@@ -49,7 +62,7 @@ export function passMarkFromField(value: string, questionCount: number): number 
 }
 
 function questionDraft(item: QuestionItem): QuestionDraft {
-  return { question: item.question, options: item.options.join(", "), answer: item.answer };
+  return { question: item.question, options: item.options.join(", "), answer: item.answer, explanation: item.explanation ?? "" };
 }
 
 type QuizModalProps = { program: AdminProgram; onClose: () => void };
@@ -125,20 +138,32 @@ function QuizEditor({ formId, quiz, programTitle, onSave }: QuizEditorProps) {
     toDraft: questionDraft,
   });
   const { draft, editingKey } = list;
-  const quizForm = useForm<{ title: string; passMark: string }>({
-    defaultValues: { title: quiz.title, passMark: quiz.passMark?.toString() ?? "" },
+  const quizForm = useForm<{ title: string; passMark: string; retryWait: string }>({
+    defaultValues: {
+      title: quiz.title,
+      passMark: quiz.passMark?.toString() ?? "",
+      retryWait: String(quiz.retryWaitMinutes ?? QUIZ_RETRY_WAIT.defaultMinutes),
+    },
   });
 
-  const saveQuiz = quizForm.handleSubmit(async ({ title, passMark }) => {
+  const saveQuiz = quizForm.handleSubmit(async ({ title, passMark, retryWait }) => {
     const mark = passMarkFromField(passMark, questions.length);
     if (mark === undefined) {
       quizForm.setError("root", { message: ADMIN_MESSAGES.passMarkInvalid });
       return;
     }
+    const retryWaitMinutes = retryWaitFromField(retryWait);
+    if (retryWaitMinutes === undefined) {
+      quizForm.setError("root", { message: ADMIN_MESSAGES.retryWaitInvalid });
+      return;
+    }
     const problem = await onSave({
       title: title.trim(),
-      questions: questions.map(({ question, options, answer }) => ({ question, options, answer })),
+      questions: questions.map(({ question, options, answer, explanation }) =>
+        explanation ? { question, options, answer, explanation } : { question, options, answer },
+      ),
       passMark: mark,
+      retryWaitMinutes,
     });
     if (problem) quizForm.setError("root", { message: problem });
   });
@@ -168,6 +193,14 @@ function QuizEditor({ formId, quiz, programTitle, onSave }: QuizEditorProps) {
           autoComplete="off"
           maxLength={3}
           {...quizForm.register("passMark")}
+        />
+        <TextField
+          label="Wait before a new attempt (minutes)"
+          hint={`After an attempt that did not pass. Empty means ${QUIZ_RETRY_WAIT.defaultMinutes}; 0 lets a learner try again at once.`}
+          inputMode="numeric"
+          autoComplete="off"
+          maxLength={5}
+          {...quizForm.register("retryWait")}
         />
       </form>
 
@@ -222,6 +255,13 @@ function QuestionForm({ draft, editing, onSubmit, onCancel }: DraftFormProps<Que
         maxLength={500}
         {...draft.register("answer")}
       />
+      <TextAreaField
+        label="Explanation (optional)"
+        hint="Shown to a learner once they answer. Options change order between attempts: name an option by its letter or words, not its place."
+        rows={2}
+        maxLength={2000}
+        {...draft.register("explanation")}
+      />
       <FormMessages error={draft.formState.errors.root?.message} />
       <DraftButtons noun="Question" editing={editing} onCancel={onCancel} />
     </form>
@@ -253,6 +293,7 @@ function QuestionRow({ item, position, editing, editRef, onEdit, onDelete }: Que
       <p className="admin-question-answer">
         Answer: <strong>{item.answer}</strong>
       </p>
+      {item.explanation && <p className="admin-question-explanation">Explanation: {item.explanation}</p>}
       <div className="admin-question-actions">
         <RowEditButtons name={`question ${position}`} editRef={editRef} onEdit={onEdit} onDelete={onDelete} />
       </div>

@@ -113,10 +113,8 @@ function CurriculumList(props: {
 
 const QUIZ_STATE_TEXT: Record<QuizState, (quiz: LearnerQuiz) => string> = {
   locked: () => "Locked",
-  open: (quiz) => {
-    const correct = quiz.answers.filter((answer) => answer.correct && answer.questionIndex < quiz.questions.length).length;
-    return `${correct} of ${quiz.questions.length} correct`;
-  },
+  // The current attempt's score, each question by its first answer (docs/product.md, "Quiz attempts").
+  open: (quiz) => `${quiz.attempts.at(-1)?.score ?? 0} of ${quiz.questions.length} correct`,
   passed: () => "Passed",
 };
 

@@ -7,6 +7,7 @@ import {
   lessonPositionSchema,
   lessonPositionsSchema,
   programPreviewSchema,
+  newAttemptResponseSchema,
   progressSummarySchema,
   quizAnswerResponseSchema,
   trackDetailSchema,
@@ -144,17 +145,37 @@ export function useAnswerQuestion(track: string) {
         method: "POST",
         body: answer,
       }),
-    onSuccess: ({ correct, completion }, { questionIndex, option }) => {
+    onSuccess: ({ correct, completion, explanation, attempts, nextAttemptAt }, { questionIndex, option }) => {
       cache.update((detail) => {
         if (!detail.quiz) return detail;
         const others = detail.quiz.answers.filter((answer) => answer.questionIndex !== questionIndex);
         const answers = [...others, { questionIndex, option, correct }];
-        return { ...detail, quiz: { ...detail.quiz, answers }, completion };
+        const questions = detail.quiz.questions.map((question, index) => (index === questionIndex ? { ...question, explanation } : question));
+        return { ...detail, quiz: { ...detail.quiz, questions, answers, attempts, nextAttemptAt }, completion };
       });
       void cache.progressChanged();
     },
     onError: (error) => {
       notify.error(error.message);
+      if (isStale(error)) void cache.refresh();
+    },
+  });
+}
+
+/**
+ * A new quiz attempt (docs/product.md, "Quiz attempts"): the server refuses it before the wait is
+ * over, with the time left in words, said by the panel; on success the quiz comes back in the new
+ * attempt's order, with no answers.
+ */
+export function useNewAttempt(track: string) {
+  const cache = useTrackCache(track);
+  return useMutation({
+    mutationFn: () =>
+      apiRequest(`/api/programs/${encodeURIComponent(track)}/quiz/attempts`, newAttemptResponseSchema, { method: "POST", body: {} }),
+    onSuccess: ({ quiz }) => {
+      cache.update((detail) => ({ ...detail, quiz }));
+    },
+    onError: (error) => {
       if (isStale(error)) void cache.refresh();
     },
   });
