@@ -3,7 +3,6 @@ import type { FastifyRequest } from "fastify";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import {
   attachmentParamsSchema,
-  LEARNING_MESSAGES,
   lessonContentSchema,
   programPreviewSchema,
   lessonPositionSchema,
