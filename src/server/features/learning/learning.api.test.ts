@@ -3,9 +3,10 @@ import { and, asc, count, eq, sql } from "drizzle-orm";
 import type { InjectOptions } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { TRACKS, type Track } from "../../../shared/plans.ts";
-import { modules, quizAttempts, quizzes, userProgress } from "../../db/schema.ts";
+import { quizAttempts, quizzes, userProgress } from "../../db/schema.ts";
 import { SEED_PROGRAMS } from "../../db/seed-content.ts";
 import { createTestUsers, ipAllocator, type TestUser, type TestUserPlan } from "../../testing/accounts.ts";
+import { seededModuleIds } from "../../testing/catalog.ts";
 import { createTestApp, type TestApp } from "../../testing/test-app.ts";
 
 const nextIp = ipAllocator(26);
@@ -84,29 +85,21 @@ const ACCESS: { user: UserKey; opens: readonly Track[] }[] = [
 
 describe("learning API", () => {
   let t: TestApp;
-  const moduleIds = {} as Record<Track, string[]>;
+  let moduleId: (track: Track, index: number) => string;
   let user: (key: UserKey) => TestUser;
 
   beforeAll(async () => {
     t = await createTestApp();
-    for (const track of TRACKS) {
-      const rows = await t.database.db
-        .select({ id: modules.id })
-        .from(modules)
-        .where(eq(modules.programId, track))
-        .orderBy(asc(modules.position));
-      moduleIds[track] = rows.map((row) => row.id);
-    }
+    moduleId = await seededModuleIds(t);
     user = await createTestUsers(t, nextIp, USERS);
   });
   afterAll(() => t.close());
 
-
-  function moduleId(track: Track, index: number): string {
-    const id = moduleIds[track][index];
-    if (!id) throw new Error(`${track} has no module ${index}`);
-    return id;
+  /** Every seeded module id of the track, in order. */
+  function moduleIdsOf(track: Track): string[] {
+    return (SEED_PROGRAMS.find((program) => program.id === track)?.modules ?? []).map((_, index) => moduleId(track, index));
   }
+
 
   function call(user: TestUser | null, options: InjectOptions) {
     return t.app.inject({ ...options, headers: { ...options.headers, ...(user ? { cookie: user.cookie } : {}) } });
@@ -314,19 +307,19 @@ describe("learning API", () => {
     it("keeps every video when several are marked at once", async () => {
       const learner = user("concurrent");
       const responses = await Promise.all(
-        moduleIds.intermediate.map((id) => watch(learner, "intermediate", id)),
+        moduleIdsOf("intermediate").map((id) => watch(learner, "intermediate", id)),
       );
       for (const response of responses) expect(response.statusCode, response.body).toBe(200);
-      expect((await getTrack(learner, "intermediate")).json().watched).toEqual(moduleIds.intermediate);
+      expect((await getTrack(learner, "intermediate")).json().watched).toEqual(moduleIdsOf("intermediate"));
       expect(await progressData(learner.id, "intermediate")).toEqual(
-        Object.fromEntries(moduleIds.intermediate.map((id) => [id, true])),
+        Object.fromEntries(moduleIdsOf("intermediate").map((id) => [id, true])),
       );
     });
 
     it.each([
       ["an unknown module id", () => randomUUID()],
       ["a module id that is not a uuid", () => "not-a-module"],
-      ["a module of another track", () => moduleIds.intermediate[0] ?? ""],
+      ["a module of another track", () => moduleId("intermediate", 0)],
     ])("answers 404 for %s and writes nothing", async (_name, makeId) => {
       const learner = user("strayModule");
       await watch(learner, "beginner", moduleId("beginner", 0));
