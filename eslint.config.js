@@ -27,6 +27,8 @@ const SEAMS = {
     "learning/certificates.ts",
   ],
   web: [
+    // The published catalogue: the avatar menu and the plans' cards list its programs.
+    "learning/catalog-api.ts",
     // The program cards, shown on the home page as on the programs page.
     "learning/program-cards.tsx",
     // A lesson's question thread, shown under the lesson and in the admin's Questions tab.

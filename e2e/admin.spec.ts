@@ -54,7 +54,8 @@ test("an admin rebuilds the Advanced program with two modules and a quiz, and an
 
   // Add it again, with two new modules.
   const form = page.getByRole("region", { name: "Add New Program" });
-  await form.getByLabel("Program ID").selectOption("advanced");
+  await form.getByLabel("Program ID").fill("advanced");
+  await form.getByLabel("Level").selectOption("Advanced");
   await form.getByLabel("Title", { exact: true }).fill("Advanced Program");
   await form.getByLabel("Duration", { exact: true }).fill("4 weeks");
   await form.getByLabel("Price (USD)", { exact: true }).fill("50");
@@ -90,6 +91,17 @@ test("an admin rebuilds the Advanced program with two modules and a quiz, and an
   await expect(quiz.getByText("How much of your account should one trade risk?")).toBeVisible();
   await quiz.getByRole("button", { name: "Save Quiz" }).click();
   await expectToast(page, "Quiz saved successfully!");
+
+  // A new program is a draft until published; Publish says what learners will see first.
+  await expect(row(page, "Advanced Program")).toContainText("Draft");
+  await row(page, "Advanced Program").getByRole("button", { name: "Publish" }).click();
+  const publish = page.getByRole("dialog", { name: "Publish Advanced Program?" });
+  await expect(publish).toContainText(
+    "Learners will see the program itself, 2 new lessons and 1 new quiz question. No learner has completed this program yet.",
+  );
+  await publish.getByRole("button", { name: "Publish" }).click();
+  await expectToast(page, "Advanced Program: published. Learners see it now.");
+  await expect(row(page, "Advanced Program")).not.toContainText("Draft");
 
   // The Advanced learner sees the new program.
   const learner = await learnerContext.newPage();

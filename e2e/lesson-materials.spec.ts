@@ -60,6 +60,12 @@ test("an admin gives a lesson notes and a PDF and opens it as a free preview; le
   await form.getByRole("button", { name: "Add Module" }).click();
   await form.getByRole("button", { name: "Save Program" }).click();
   await expectToast(page, "Program saved successfully!");
+  // The lesson added is a draft until published.
+  await page.getByRole("row").filter({ hasText: "Intermediate Program" }).getByRole("button", { name: "Publish" }).click();
+  const publish = page.getByRole("dialog", { name: "Publish Intermediate Program?" });
+  await expect(publish).toContainText("Learners will see 1 new lesson.");
+  await publish.getByRole("button", { name: "Publish" }).click();
+  await expectToast(page, "Intermediate Program: published. Learners see it now.");
 
   // A file is attached to a saved lesson at once; one of another kind is refused in words.
   await page.getByRole("row").filter({ hasText: "Intermediate Program" }).getByRole("button", { name: "Edit" }).click();

@@ -19,7 +19,7 @@ import {
   uniqueIndex,
   uuid,
 } from "drizzle-orm/pg-core";
-import { PAID_PLANS, PLANS, PROVIDERS, SUBSCRIPTION_STATUSES } from "../../shared/plans.ts";
+import { PAID_PLANS, PLANS, PROVIDERS, SUBSCRIPTION_STATUSES, type Track } from "../../shared/plans.ts";
 
 export const planEnum = pgEnum("plan", PLANS);
 export const paidPlanEnum = pgEnum("paid_plan", PAID_PLANS);
@@ -196,17 +196,30 @@ export const devMail = pgTable(
   (table) => [index("dev_mail_to_idx").on(table.to, table.createdAt)],
 );
 
-/** programs: the document id is the track id (beginner, intermediate, advanced). */
-export const programs = pgTable("programs", {
-  id: text("id").primaryKey(),
-  title: text("title").notNull(),
-  duration: text("duration").notNull(),
-  priceUsdCents: integer("price_usd_cents"),
-  description: jsonb("description").$type<string[]>().notNull().default([]),
-  order: integer("display_order").notNull().default(99),
-  createdAt: createdAt(),
-  updatedAt: updatedAt(),
-});
+/**
+ * programs: each belongs to a level (the spec's track: beginner, intermediate or advanced), which
+ * decides the plan that opens it; the id is its address, /program/{id}. The three seeded programs
+ * have their level as id (docs/data.md, "Content"). An archived program is out of the catalogue;
+ * its learners keep their progress and certificates.
+ */
+export const programs = pgTable(
+  "programs",
+  {
+    id: text("id").primaryKey(),
+    level: text("level").$type<Track>().notNull(),
+    title: text("title").notNull(),
+    duration: text("duration").notNull(),
+    priceUsdCents: integer("price_usd_cents"),
+    description: jsonb("description").$type<string[]>().notNull().default([]),
+    order: integer("display_order").notNull().default(99),
+    /** Created by an administrator and not published yet: no learner sees it (docs/data.md, "Drafts"). */
+    draft: boolean("draft").notNull().default(false),
+    archivedAt: timestamp("archived_at", { withTimezone: true }),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (table) => [check("programs_level_known", sql`${table.level} in ('beginner', 'intermediate', 'advanced')`)],
+);
 
 /**
  * modules: the lessons of a program, in order: a video, written notes, or both (docs/data.md,
@@ -229,6 +242,8 @@ export const modules = pgTable(
     notesHtml: text("notes_html").notNull().default(""),
     /** Open to anyone signed in, whatever their plan: what a locked program shows of itself (docs/product.md, "Previews"). */
     freePreview: boolean("free_preview").notNull().default(false),
+    /** Added by an administrator and not published yet: no learner sees it (docs/data.md, "Drafts"). */
+    draft: boolean("draft").notNull().default(false),
     createdAt: createdAt(),
   },
   (table) => [
@@ -263,8 +278,11 @@ export const lessonAttachments = pgTable(
   ],
 );
 
-/** `explanation`, optional, is shown to a learner once they have answered the question. */
-export type QuizQuestion = { question: string; options: string[]; answer: string; explanation?: string };
+/**
+ * `explanation`, optional, is shown to a learner once they have answered the question; `draft`, a
+ * question added and not published yet, which no learner sees (docs/data.md, "Drafts").
+ */
+export type QuizQuestion = { question: string; options: string[]; answer: string; explanation?: string; draft?: true };
 
 /** quizzes: one per program, same id. Questions are edited and saved as a whole. */
 export const quizzes = pgTable("quizzes", {

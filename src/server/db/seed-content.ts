@@ -1,8 +1,10 @@
 // The demo catalogue a fresh installation starts with. Administrators edit or replace it.
+import type { Track } from "../../shared/plans.ts";
 import type { QuizQuestion } from "./schema.ts";
 
+/** The seeded programs are the levels' own: each one's id is its level (docs/data.md, "Content"). */
 type SeedProgram = {
-  id: string;
+  id: Track;
   title: string;
   duration: string;
   priceUsdCents: number | null;

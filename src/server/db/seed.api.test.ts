@@ -134,6 +134,7 @@ describe("seedDatabase beside an administrator's program", () => {
     const db = t.database.db;
     await db.insert(programs).values({
       id: "beginner",
+      level: "beginner",
       title: "Our Own Beginner Course",
       duration: "6 weeks",
       order: 1,

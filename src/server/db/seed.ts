@@ -29,6 +29,7 @@ export async function seedDatabase(db: Db): Promise<SeedResult> {
         .insert(programs)
         .values({
           id: program.id,
+          level: program.id,
           title: program.title,
           duration: program.duration,
           priceUsdCents: program.priceUsdCents,

@@ -2,7 +2,7 @@
 // /api/admin/users/:id answers everything the page shows, each list newest first and capped, with
 // how many there are in all. The actions on the page are the Users tab's own calls.
 import * as z from "zod/mini";
-import { PAID_PLANS, PLANS, PROVIDERS, SUBSCRIPTION_STATUSES, TRACKS } from "../plans.ts";
+import { PAID_PLANS, PLANS, PROVIDERS, SUBSCRIPTION_STATUSES } from "../plans.ts";
 import { PAYMENT_KINDS, PAYMENT_STATUSES, REFUND_STATUSES } from "./billing.ts";
 import { adminCertificateSchema } from "./certificates.ts";
 import { quizAttemptSchema as learnerQuizAttemptSchema } from "./learning.ts";
@@ -153,7 +153,8 @@ export type LearnerPayment = z.infer<typeof learnerPaymentSchema>;
 
 /** Where the learner stands in one program, by learning's own completion rule. */
 export const learnerProgramSchema = z.object({
-  track: z.enum(TRACKS),
+  /** The program's id. */
+  track: z.string(),
   title: z.string(),
   videos: z.int(),
   watched: z.int(),

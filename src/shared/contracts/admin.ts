@@ -11,7 +11,16 @@ import { PAYMENT_KINDS, PAYMENT_STATUSES, REFUND_STATUSES, type PaymentStatus } 
  */
 export const ADMIN_MESSAGES = {
   programRequired: "Program ID, Title, and Duration are required.",
-  programIdNotTrack: "Program ID must be beginner, intermediate or advanced.",
+  programIdInvalid: "Program ID can use lowercase letters, digits and hyphens (2 to 60 characters), e.g. risk-management.",
+  programIdReserved: (id: string) => `"${id}" is a word the site's addresses use: choose another Program ID.`,
+  levelRequired: "Choose the program's level: Beginner, Intermediate or Advanced.",
+  levelOfSeededId: (id: string) => `The program with ID "${id}" belongs to the ${id} level.`,
+  archived: (title: string) => `${title} is archived: it is out of the catalogue, and its learners keep their progress.`,
+  restored: (title: string) => `${title} is back in the catalogue.`,
+  nothingToPublish: "Everything in this program is published already.",
+  published: (title: string) => `${title}: published. Learners see it now.`,
+  publishFailed: "Failed to publish.",
+  publishNoAnswer: (question: string) => `The question "${question}" has no correct option: give it one before publishing.`,
   programExists: "A program with this ID already exists.",
   programNotFound: "Program not found.",
   priceInvalid: "Price must be a number of US dollars, 0 or more.",
@@ -106,12 +115,18 @@ export const adminModuleSchema = z.object({
   /** The notes as written, in Markdown (docs/product.md, "Lesson notes"). */
   notes: z.string(),
   freePreview: z.boolean(),
+  /** Added and not published yet: no learner sees it (docs/data.md, "Drafts"). */
+  draft: z.boolean(),
   attachments: z.array(attachmentSchema),
 });
 export type AdminModule = z.infer<typeof adminModuleSchema>;
 
 export const adminProgramSchema = z.object({
-  id: z.enum(TRACKS),
+  id: z.string(),
+  level: z.enum(TRACKS),
+  archived: z.boolean(),
+  /** Created and not published yet: out of the catalogue, no learner opens it. */
+  draft: z.boolean(),
   title: z.string(),
   duration: z.string(),
   priceUsd: z.nullable(z.number()),
@@ -119,6 +134,8 @@ export const adminProgramSchema = z.object({
   description: z.array(z.string()),
   modules: z.array(adminModuleSchema),
   questionCount: z.int(),
+  /** Of questionCount, those not published yet. */
+  draftQuestionCount: z.int(),
   updatedAt: isoDate,
 });
 export type AdminProgram = z.infer<typeof adminProgramSchema>;
@@ -169,10 +186,58 @@ export const programFieldsSchema = z.object({
 });
 export type ProgramFields = z.input<typeof programFieldsSchema>;
 
+/**
+ * A program's id is its address, /program/{id}: lowercase words joined by hyphens, and not a word
+ * the site's addresses keep for themselves (docs/data.md, "Content").
+ */
+export const PROGRAM_ID_PATTERN = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
+export const RESERVED_PROGRAM_IDS: readonly string[] = ["new", "edit", "preview", "archived", "admin", "api"];
+
+/** Why a program id cannot be used, or null. */
+export function programIdProblem(id: string): string | null {
+  if (id === "") return ADMIN_MESSAGES.programRequired;
+  if (id.length < 2 || id.length > 60 || !PROGRAM_ID_PATTERN.test(id)) return ADMIN_MESSAGES.programIdInvalid;
+  if (RESERVED_PROGRAM_IDS.includes(id)) return ADMIN_MESSAGES.programIdReserved(id);
+  return null;
+}
+
 /** POST /api/admin/programs (create; 409 when the id is taken). */
 export const createProgramSchema = z.extend(programFieldsSchema, {
   id: z.string(ADMIN_MESSAGES.programRequired).check(z.trim(), z.minLength(1, ADMIN_MESSAGES.programRequired), z.maxLength(64)),
+  level: z.enum(TRACKS, ADMIN_MESSAGES.levelRequired),
 });
+
+/**
+ * GET /api/admin/programs/:id/publish: what Publish would put in front of learners, and how many
+ * learners who completed the program it touches (they stay complete: docs/data.md, "Drafts").
+ */
+export const publishSummarySchema = z.object({
+  program: z.boolean(),
+  lessons: z.int(),
+  questions: z.int(),
+  completedLearners: z.int(),
+});
+export type PublishSummary = z.infer<typeof publishSummarySchema>;
+
+const counted = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
+
+/** The Publish confirmation: what learners will see, and the completed learners it touches. */
+export function publishMessage(summary: PublishSummary): string {
+  const parts = [
+    ...(summary.program ? ["the program itself"] : []),
+    ...(summary.lessons > 0 ? [counted(summary.lessons, "new lesson", "new lessons")] : []),
+    ...(summary.questions > 0 ? [counted(summary.questions, "new quiz question", "new quiz questions")] : []),
+  ];
+  const what = parts.length > 1 ? `${parts.slice(0, -1).join(", ")} and ${parts.at(-1)}` : (parts[0] ?? "nothing new");
+  const completed =
+    summary.completedLearners === 0
+      ? "No learner has completed this program yet."
+      : `${counted(summary.completedLearners, "learner has", "learners have")} completed this program: they stay complete and keep their certificates, and find the new content waiting.`;
+  return `Learners will see ${what}. ${completed}`;
+}
+
+/** POST /api/admin/programs/:id/archive: out of the catalogue (true) or back in it (false). */
+export const archiveProgramSchema = z.object({ archived: z.boolean() });
 export type CreateProgramInput = z.input<typeof createProgramSchema>;
 
 /** PUT /api/admin/programs/:id takes programFieldsSchema; both answer { program }. */
@@ -197,6 +262,11 @@ export const quizQuestionInputSchema = z.object({
   answer: z.string(ADMIN_MESSAGES.questionRequired).check(z.trim(), z.minLength(1, ADMIN_MESSAGES.questionRequired), z.maxLength(500)),
   /** Shown to a learner once they have answered the question; optional (empty is none). */
   explanation: z.optional(z.string(ADMIN_MESSAGES.explanationTooLong).check(z.trim(), z.maxLength(2000, ADMIN_MESSAGES.explanationTooLong))),
+  /**
+   * In the server's answer only: a question not published yet. Sent back, it is ignored: the server
+   * decides what is a draft (docs/data.md, "Drafts").
+   */
+  draft: z.optional(z.boolean()),
 });
 export type QuizQuestionInput = z.infer<typeof quizQuestionInputSchema>;
 
@@ -275,7 +345,8 @@ export const userResponseSchema = z.object({ user: adminUserSchema });
 export const userProgressSchema = z.object({
   tracks: z.array(
     z.object({
-      track: z.enum(TRACKS),
+      /** The program's id. */
+      track: z.string(),
       title: z.string(),
       modules: z.array(z.object({ id: z.string(), title: z.string(), watched: z.boolean() })),
       quiz: z.nullable(

@@ -2,7 +2,7 @@
 // learners, sent by a job, and the learner's way out of them. The routes' shapes, the limits and
 // every text the administrator and the learner read.
 import * as z from "zod/mini";
-import { PAID_PLANS, PLAN_LABELS, TRACKS, type Track } from "../plans.ts";
+import { PAID_PLANS, PLAN_LABELS } from "../plans.ts";
 
 export const ANNOUNCEMENT_LIMITS = {
   subject: 150,
@@ -70,8 +70,6 @@ export const AUDIENCE_PLAN_LABELS: Record<AudiencePlan, string> = {
   advanced: PLAN_LABELS.advanced,
 };
 
-const TRACK_NAMES: Record<Track, string> = { beginner: "Beginner", intermediate: "Intermediate", advanced: "Advanced" };
-
 export const AUDIENCE_KIND_LABELS: Record<AudienceKind, string> = {
   everyone: "Everyone",
   plan: "Learners on a plan",
@@ -112,14 +110,22 @@ export const audienceSchema = z.discriminatedUnion(
         .check(z.trim(), z.minLength(1, ANNOUNCEMENT_MESSAGES.cohortRequired), z.maxLength(100, ANNOUNCEMENT_MESSAGES.cohortRequired)),
     }),
     z.object({ kind: z.literal("waitlist") }),
-    z.object({ kind: z.literal("unfinished"), program: z.enum(TRACKS, { error: ANNOUNCEMENT_MESSAGES.programRequired }) }),
+    z.object({
+      kind: z.literal("unfinished"),
+      program: z
+        .string({ error: ANNOUNCEMENT_MESSAGES.programRequired })
+        .check(z.minLength(1, ANNOUNCEMENT_MESSAGES.programRequired), z.maxLength(64, ANNOUNCEMENT_MESSAGES.programRequired)),
+    }),
   ],
   { error: ANNOUNCEMENT_MESSAGES.audienceRequired },
 );
 export type Audience = z.infer<typeof audienceSchema>;
 
-/** How an audience is named in the console's list. */
-export function audienceLabel(audience: Audience): string {
+/**
+ * How an audience is named in the console's list; a program by its title when `programTitles`
+ * knows it (a program deleted since is named by its id).
+ */
+export function audienceLabel(audience: Audience, programTitles: ReadonlyMap<string, string> = new Map()): string {
   switch (audience.kind) {
     case "everyone":
       return "Everyone";
@@ -130,7 +136,7 @@ export function audienceLabel(audience: Audience): string {
     case "waitlist":
       return "The waitlist";
     case "unfinished":
-      return `Not finished: ${TRACK_NAMES[audience.program]}`;
+      return `Not finished: ${programTitles.get(audience.program) ?? audience.program}`;
   }
 }
 
@@ -213,7 +219,7 @@ export const announcementPageQuerySchema = z.object({
 /** GET /api/admin/announcements/audiences: what the audience's second choice offers. */
 export const audienceOptionsSchema = z.object({
   cohorts: z.array(z.object({ name: z.string(), startsOn: z.string() })),
-  programs: z.array(z.object({ id: z.enum(TRACKS), title: z.string() })),
+  programs: z.array(z.object({ id: z.string(), title: z.string() })),
 });
 export type AudienceOptions = z.infer<typeof audienceOptionsSchema>;
 

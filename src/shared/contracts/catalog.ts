@@ -1,8 +1,11 @@
 import * as z from "zod/mini";
+import { TRACKS } from "../plans.ts";
 
 /** A program as anyone may see it: no modules, no quiz (those are for entitled learners). */
 export const programSummarySchema = z.object({
   id: z.string(),
+  /** The level (track) whose plans open the program (docs/data.md, "Content"). */
+  level: z.enum(TRACKS),
   title: z.string(),
   duration: z.string(),
   priceUsd: z.nullable(z.number()),

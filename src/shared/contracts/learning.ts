@@ -119,6 +119,8 @@ export const trackModuleSchema = z.object({
   youtubeId: z.nullable(z.string()),
   /** Open to anyone signed in (docs/product.md, "Previews"). */
   freePreview: z.boolean(),
+  /** Only in an administrator's preview: a lesson not published yet (docs/data.md, "Drafts"). */
+  draft: z.optional(z.literal(true)),
 });
 export type TrackModule = z.infer<typeof trackModuleSchema>;
 
@@ -224,7 +226,8 @@ export type ProgramPreview = z.infer<typeof programPreviewSchema>;
 
 export const trackDetailSchema = z.object({
   program: z.object({
-    id: z.enum(TRACKS),
+    id: z.string(),
+    level: z.enum(TRACKS),
     title: z.string(),
     duration: z.string(),
     description: z.array(z.string()),

@@ -1,7 +1,6 @@
 // Lesson questions (the community forum) and 1-on-1 mentorship (docs/product.md, "Questions and
 // mentorship"): the routes' shapes, the limits and every text the learner and the admin read.
 import * as z from "zod/mini";
-import { TRACKS } from "../plans.ts";
 import { waitText } from "./accounts.ts";
 
 export const SUPPORT_LIMITS = {
@@ -113,7 +112,8 @@ export const adminQuestionSchema = z.extend(lessonQuestionSchema, {
   /** For the link to the asker's learner page in the console. */
   authorId: z.string(),
   authorEmail: z.string(),
-  track: z.enum(TRACKS),
+  /** The program's id. */
+  track: z.string(),
   moduleId: z.string(),
   lessonTitle: z.string(),
   /** No answer from the Academy team yet. */

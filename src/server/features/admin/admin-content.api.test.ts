@@ -93,6 +93,11 @@ describe("admin programs API", () => {
   const updateProgram = (id: string, payload: ProgramFields) =>
     admin({ method: "PUT", url: `/api/admin/programs/${encodeURIComponent(id)}`, payload });
   const deleteProgram = (id: string) => admin({ method: "DELETE", url: `/api/admin/programs/${encodeURIComponent(id)}` });
+  /** Publishes what is a draft in the program: what learners see of an admin's additions. */
+  async function publish(id: string) {
+    const response = await admin({ method: "POST", url: `/api/admin/programs/${encodeURIComponent(id)}/publish` });
+    expect(response.statusCode, response.body).toBe(200);
+  }
   const getQuiz = (id: string) => admin({ method: "GET", url: `/api/admin/programs/${encodeURIComponent(id)}/quiz` });
   const saveQuiz = (id: string, payload: unknown) =>
     admin({ method: "PUT", url: `/api/admin/programs/${encodeURIComponent(id)}/quiz`, payload: payload as object });
@@ -138,6 +143,9 @@ describe("admin programs API", () => {
         .orderBy(asc(modules.position));
       expect(program).toEqual({
         id: seed.id,
+        level: seed.id,
+        archived: false,
+        draft: false,
         title: seed.title,
         duration: seed.duration,
         priceUsd: seed.priceUsdCents === null ? null : seed.priceUsdCents / 100,
@@ -148,9 +156,11 @@ describe("admin programs API", () => {
           id: moduleRows[index]?.id,
           notes: "",
           freePreview: false,
+          draft: false,
           attachments: [],
         })),
         questionCount: seed.quiz.questions.length,
+        draftQuestionCount: 0,
         updatedAt: expect.any(String),
       });
     }
@@ -163,8 +173,13 @@ describe("admin programs API", () => {
       ["a blank title", { title: "" }, ADMIN_MESSAGES.programRequired],
       ["a title of spaces", { title: "   " }, ADMIN_MESSAGES.programRequired],
       ["a blank duration", { duration: "" }, ADMIN_MESSAGES.programRequired],
-      ["an id that is not a track", { id: "expert" }, ADMIN_MESSAGES.programIdNotTrack],
-      ["a track id in capitals", { id: "Advanced" }, ADMIN_MESSAGES.programIdNotTrack],
+      ["an id in capitals", { id: "Advanced" }, ADMIN_MESSAGES.programIdInvalid],
+      ["an id with spaces", { id: "risk management" }, ADMIN_MESSAGES.programIdInvalid],
+      ["an id that leaves its path", { id: "../admin" }, ADMIN_MESSAGES.programIdInvalid],
+      ["an id the site's addresses keep", { id: "preview" }, ADMIN_MESSAGES.programIdReserved("preview")],
+      ["a level's own id in another level", { id: "advanced", level: "beginner" }, ADMIN_MESSAGES.levelOfSeededId("advanced")],
+      ["no level", { level: undefined }, ADMIN_MESSAGES.levelRequired],
+      ["a level that is not one", { level: "expert" }, ADMIN_MESSAGES.levelRequired],
       ["a negative price", { priceUsd: -1 }, ADMIN_MESSAGES.priceInvalid],
       ["a price as text", { priceUsd: "35" }, ADMIN_MESSAGES.priceInvalid],
       ["a fractional order", { order: 1.5 }, ADMIN_MESSAGES.orderInvalid],
@@ -173,7 +188,7 @@ describe("admin programs API", () => {
       ["a video that is not YouTube's", { modules: [{ title: "Intro", youtubeId: "https://vimeo.com/123" }] }, ADMIN_MESSAGES.youtubeIdInvalid],
       ["a malformed video id", { modules: [{ title: "Intro", youtubeId: "dQw4w9" }] }, ADMIN_MESSAGES.youtubeIdInvalid],
     ])("on create: %s", async (_name, overrides, message) => {
-      const response = await createProgram({ id: "advanced", ...programForm(), ...overrides });
+      const response = await createProgram({ id: "advanced", level: "advanced", ...programForm(), ...overrides });
       expect(response.statusCode).toBe(400);
       expect(response.json()).toEqual(invalid(message));
     });
@@ -196,7 +211,7 @@ describe("admin programs API", () => {
 
     it("answers 409 for an id that already has a program, and changes nothing", async () => {
       const before = await programOf("beginner");
-      const response = await createProgram({ id: "beginner", ...programForm() });
+      const response = await createProgram({ id: "beginner", level: "beginner", ...programForm() });
       expect(response.statusCode).toBe(409);
       expect(response.json()).toEqual({ error: { code: "PROGRAM_EXISTS", message: ADMIN_MESSAGES.programExists, requestId: expect.any(String) } });
       expect(await programOf("beginner")).toEqual(before);
@@ -295,6 +310,10 @@ describe("admin programs API", () => {
       .from(programs)
       .where(eq(programs.id, "intermediate"));
     expect(stored?.cents).toBe(1999);
+    // The lesson added is a draft: learners see it once it is published.
+    expect(added?.draft).toBe(true);
+    expect((await learnerTrack(learner, "intermediate")).modules.map((m) => m.id)).toEqual([third.id, first.id]);
+    await publish("intermediate");
 
     const detail = await learnerTrack(learner, "intermediate");
     expect(detail.modules.map((m) => m.id)).toEqual(program.modules.map((m) => m.id));
@@ -353,6 +372,7 @@ describe("admin programs API", () => {
     expect(saved.statusCode, saved.body).toBe(200);
     const quiz = await saveQuiz("advanced", QUIZ);
     expect(quiz.statusCode, quiz.body).toBe(200);
+    await publish("advanced");
 
     const response = await trackAsLearner(user("learner"), "advanced");
     const detail = response.json<TrackDetail>();
@@ -386,11 +406,12 @@ describe("admin programs API", () => {
       expect(response.statusCode, response.body).toBe(200);
       const expected: AdminQuiz = {
         title: "Beginner Program Quiz",
+        // Questions the stored quiz had not published: drafts (docs/data.md, "Drafts").
         questions: [
-          { question: "First?", options, answer: "B" },
-          { question: "Second?", options, answer: "B" },
-          { question: "Third?", options: ["a) Buy", "b) Sell"], answer: "B" },
-          { question: "Fourth?", options, answer: "C" },
+          { question: "First?", options, answer: "B", draft: true },
+          { question: "Second?", options, answer: "B", draft: true },
+          { question: "Third?", options: ["a) Buy", "b) Sell"], answer: "B", draft: true },
+          { question: "Fourth?", options, answer: "C", draft: true },
         ],
         passMark: null,
         retryWaitMinutes: 10,
@@ -406,6 +427,8 @@ describe("admin programs API", () => {
         reason: "admin",
         changes: { programId: "beginner", title: "Beginner Program Quiz", questions: 4 },
       });
+      await publish("beginner");
+      expect((await getQuiz("beginner")).json()).toMatchObject({ questions: expected.questions.map(({ draft: _, ...question }) => question) });
     });
 
     it("shows the admin the answers", async () => {
@@ -491,6 +514,7 @@ describe("admin programs API", () => {
     const borrowed = (await programOf("beginner")).modules[0]?.id;
     const refused = await createProgram({
       id: "intermediate",
+      level: "intermediate",
       ...programForm({ modules: [{ id: borrowed, title: "Borrowed", youtubeId: VIDEO }] }),
     });
     expect(refused.json()).toEqual(invalid(ADMIN_MESSAGES.moduleNotInProgram));
@@ -498,6 +522,7 @@ describe("admin programs API", () => {
 
     const response = await createProgram({
       id: " intermediate ",
+      level: "intermediate",
       title: "Swing Trading",
       duration: "4 weeks",
       priceUsd: null,
@@ -509,19 +534,26 @@ describe("admin programs API", () => {
     const { program } = response.json<{ program: AdminProgram }>();
     expect(program).toEqual({
       id: "intermediate",
+      level: "intermediate",
+      archived: false,
+      draft: true,
       title: "Swing Trading",
       duration: "4 weeks",
       priceUsd: null,
       order: 99,
       description: [],
       modules: [
-        { id: expect.stringMatching(UUID), title: "Holding for days", description: "", youtubeId: VIDEO, notes: "", freePreview: false, attachments: [] },
+        { id: expect.stringMatching(UUID), title: "Holding for days", description: "", youtubeId: VIDEO, notes: "", freePreview: false, draft: true, attachments: [] },
       ],
       questionCount: 0,
+      draftQuestionCount: 0,
       updatedAt: expect.any(String),
     });
     expect(await programOf("intermediate")).toEqual(program);
     expect((await getQuiz("intermediate")).json()).toEqual({ title: "", questions: [], passMark: null, retryWaitMinutes: 10 });
+    // A new program is a draft: "Program not found." to learners until it is published.
+    expect((await trackAsLearner(user("learner"), "intermediate")).statusCode).toBe(404);
+    await publish("intermediate");
 
     const detail = await learnerTrack(user("learner"), "intermediate");
     expect(detail).toMatchObject({ watched: [], quiz: null });
@@ -532,10 +564,10 @@ describe("admin programs API", () => {
       actorId: user("admin").id,
       subjectUserId: null,
       reason: "admin",
-      changes: { programId: "intermediate", title: "Swing Trading", modules: 1 },
+      changes: { programId: "intermediate", level: "intermediate", title: "Swing Trading", modules: 1 },
     });
 
-    const again = await createProgram({ id: "intermediate", ...programForm() });
+    const again = await createProgram({ id: "intermediate", level: "intermediate", ...programForm() });
     expect(again.statusCode).toBe(409);
   });
 });

@@ -10,7 +10,9 @@ import {
   attachmentUploadQuerySchema,
   moduleAttachmentsParamsSchema,
   adminQuizSchema,
+  archiveProgramSchema,
   createProgramSchema,
+  publishSummarySchema,
   okSchema,
   programFieldsSchema,
   programParamsSchema,
@@ -19,7 +21,10 @@ import {
 import { signedInUser } from "../../auth/session.ts";
 import {
   addAttachment,
+  archiveProgram,
   createProgram,
+  publishProgram,
+  publishSummary,
   deleteProgram,
   getAdminQuiz,
   listAdminPrograms,
@@ -53,6 +58,26 @@ export const adminContentRoutes: FastifyPluginAsyncZod = async (app) => {
     { schema: { params: programParamsSchema, body: programFieldsSchema, response: { 200: programResponseSchema } } },
     async (request) => ({
       program: await updateProgram(app.db, app.attachments, signedInUser(request).id, request.params.id, request.body),
+    }),
+  );
+
+  app.get(
+    "/api/admin/programs/:id/publish",
+    { schema: { params: programParamsSchema, response: { 200: publishSummarySchema } } },
+    async (request) => publishSummary(app.db, request.params.id),
+  );
+
+  app.post(
+    "/api/admin/programs/:id/publish",
+    { schema: { params: programParamsSchema, response: { 200: programResponseSchema } } },
+    async (request) => ({ program: await publishProgram(app.db, signedInUser(request).id, request.params.id) }),
+  );
+
+  app.post(
+    "/api/admin/programs/:id/archive",
+    { schema: { params: programParamsSchema, body: archiveProgramSchema, response: { 200: programResponseSchema } } },
+    async (request) => ({
+      program: await archiveProgram(app.db, signedInUser(request).id, request.params.id, request.body.archived),
     }),
   );
 

@@ -2,7 +2,7 @@
 // Each change, its audit entry and its announcement to every instance's catalog cache are written
 // in one transaction.
 import { createHash, randomUUID } from "node:crypto";
-import { and, asc, count, eq, inArray, isNotNull, sql } from "drizzle-orm";
+import { and, asc, count, countDistinct, eq, inArray, isNotNull, isNull, sql } from "drizzle-orm";
 import type * as z from "zod/mini";
 import {
   ADMIN_MESSAGES,
@@ -11,15 +11,18 @@ import {
   type adminQuizSchema,
   type createProgramSchema,
   type programFieldsSchema,
+  type PublishSummary,
   moduleProblem,
+  programIdProblem,
 } from "../../../shared/contracts/admin.ts";
 import { ATTACHMENT_MESSAGES, attachmentPath, QUIZ_RETRY_WAIT } from "../../../shared/contracts/learning.ts";
-import { isTrack, type Track } from "../../../shared/plans.ts";
+import { isTrack } from "../../../shared/plans.ts";
 import { checkQuestion } from "../../../shared/quiz.ts";
 import { youtubeVideoId } from "../../../shared/youtube.ts";
 import type { Db, Tx } from "../../db/client.ts";
 import {
   auditLog,
+  certificates,
   lessonAttachments,
   modules,
   programs,
@@ -71,20 +74,21 @@ async function readPrograms(db: Db | Tx, id?: string): Promise<AdminProgram[]> {
         youtubeId: modules.youtubeId,
         notes: modules.notes,
         freePreview: modules.freePreview,
+        draft: modules.draft,
       })
       .from(modules)
       .where(id === undefined ? undefined : eq(modules.programId, id))
       .orderBy(asc(modules.programId), asc(modules.position)),
   ]);
   const attachments = await readAttachmentListing(db, moduleRows.map((m) => m.id));
-  // Programs are created only with a track id; a row made by hand with another id cannot be
-  // opened by anyone and is left out rather than breaking the whole tab.
   return programRows.flatMap(({ program, questions }) => {
     const track = program.id;
-    if (!isTrack(track)) return [];
     return [
       {
         id: track,
+        level: program.level,
+        archived: program.archivedAt !== null,
+        draft: program.draft,
         title: program.title,
         duration: program.duration,
         priceUsd: program.priceUsdCents === null ? null : program.priceUsdCents / 100,
@@ -92,26 +96,28 @@ async function readPrograms(db: Db | Tx, id?: string): Promise<AdminProgram[]> {
         description: program.description,
         modules: moduleRows
           .filter((m) => m.programId === track)
-          .map(({ id: moduleId, title, description, youtubeId, notes, freePreview }) => ({
+          .map(({ id: moduleId, title, description, youtubeId, notes, freePreview, draft }) => ({
             id: moduleId,
             title,
             description,
             youtubeId,
             notes,
             freePreview,
+            draft,
             attachments: (attachments.get(moduleId) ?? []).map((file) => ({
               ...file,
               url: attachmentPath(track, moduleId, file.id),
             })),
           })),
         questionCount: questions?.length ?? 0,
+        draftQuestionCount: questions?.filter((question) => question.draft).length ?? 0,
         updatedAt: program.updatedAt.toISOString(),
       },
     ];
   });
 }
 
-async function readProgram(db: Db | Tx, id: Track): Promise<AdminProgram> {
+async function readProgram(db: Db | Tx, id: string): Promise<AdminProgram> {
   const [program] = await readPrograms(db, id);
   if (!program) throw programNotFound();
   return program;
@@ -124,12 +130,12 @@ export async function listAdminPrograms(db: Db): Promise<AdminProgram[]> {
 /** The program row, locked until the transaction ends so two saves of it never interleave. */
 async function lockProgram(tx: Tx, id: string) {
   const [program] = await tx
-    .select({ id: programs.id, title: programs.title })
+    .select({ id: programs.id, title: programs.title, archivedAt: programs.archivedAt })
     .from(programs)
     .where(eq(programs.id, id))
     .for("update");
-  if (!program || !isTrack(program.id)) throw programNotFound();
-  return { id: program.id, title: program.title };
+  if (!program) throw programNotFound();
+  return program;
 }
 
 // ---- Saving a program -------------------------------------------------------------------------
@@ -179,7 +185,7 @@ function moduleDrafts(fields: ProgramFields): ModuleDraft[] {
  * positions are first moved out of the way, since (program_id, position) is unique. Returns the
  * counts for the audit entry and the bucket keys of the attachments of removed modules.
  */
-async function replaceModules(tx: Tx, programId: Track, drafts: ModuleDraft[]) {
+async function replaceModules(tx: Tx, programId: string, drafts: ModuleDraft[]) {
   const existing = await tx.select({ id: modules.id }).from(modules).where(eq(modules.programId, programId));
   const existingIds = new Set(existing.map((row) => row.id));
   const kept = new Set<string>();
@@ -209,7 +215,8 @@ async function replaceModules(tx: Tx, programId: Track, drafts: ModuleDraft[]) {
       notesHtml: draft.notesHtml,
       freePreview: draft.freePreview,
     };
-    if (draft.id === undefined) await tx.insert(modules).values({ programId, ...columns });
+    // A lesson added is a draft until published (docs/data.md, "Drafts").
+    if (draft.id === undefined) await tx.insert(modules).values({ programId, ...columns, draft: true });
     else await tx.update(modules).set(columns).where(eq(modules.id, draft.id));
   }
   return {
@@ -218,16 +225,21 @@ async function replaceModules(tx: Tx, programId: Track, drafts: ModuleDraft[]) {
   };
 }
 
-/** POST /api/admin/programs: a new program for a track that has none. */
+/**
+ * POST /api/admin/programs: a new program in a level, under an id no program has (docs/data.md,
+ * "Content"). A level's own id (beginner, ...) can only name a program of that level.
+ */
 export async function createProgram(db: Db, actorId: string, input: CreateProgramInput): Promise<AdminProgram> {
-  const id = input.id;
-  if (!isTrack(id)) throw invalid(ADMIN_MESSAGES.programIdNotTrack);
+  const { id, level } = input;
+  const problem = programIdProblem(id);
+  if (problem) throw invalid(problem);
+  if (isTrack(id) && id !== level) throw invalid(ADMIN_MESSAGES.levelOfSeededId(id));
   const columns = programColumns(input);
   const drafts = moduleDrafts(input);
   return db.transaction(async (tx) => {
     const inserted = await tx
       .insert(programs)
-      .values({ id, ...columns })
+      .values({ id, level, ...columns, draft: true })
       .onConflictDoNothing()
       .returning({ id: programs.id });
     if (inserted.length === 0) throw new HttpError(409, "PROGRAM_EXISTS", ADMIN_MESSAGES.programExists);
@@ -237,7 +249,7 @@ export async function createProgram(db: Db, actorId: string, input: CreateProgra
       subjectUserId: null,
       action: "program.created",
       reason: "admin",
-      changes: { programId: id, title: columns.title, modules: moduleChanges.added },
+      changes: { programId: id, level, title: columns.title, modules: moduleChanges.added },
     });
     await announceCatalogChange(tx);
     return readProgram(tx, id);
@@ -278,6 +290,32 @@ export async function updateProgram(
 }
 
 /**
+ * POST /api/admin/programs/:id/archive: takes a program out of the catalogue, or puts it back.
+ * Nothing of it is removed: its learners keep their progress and certificates, and open it still
+ * (docs/data.md, "Content").
+ */
+export async function archiveProgram(db: Db, actorId: string, id: string, archived: boolean): Promise<AdminProgram> {
+  return db.transaction(async (tx) => {
+    const program = await lockProgram(tx, id);
+    if ((program.archivedAt !== null) !== archived) {
+      await tx
+        .update(programs)
+        .set({ archivedAt: archived ? sql`now()` : null })
+        .where(eq(programs.id, program.id));
+      await tx.insert(auditLog).values({
+        actorId,
+        subjectUserId: null,
+        action: archived ? "program.archived" : "program.restored",
+        reason: "admin",
+        changes: { programId: program.id, title: program.title },
+      });
+      await announceCatalogChange(tx);
+    }
+    return readProgram(tx, program.id);
+  });
+}
+
+/**
  * DELETE /api/admin/programs/:id: the program and everything hanging off it (modules and their
  * attachments, quiz, every user's progress and quiz attempts) go with it, by the foreign keys'
  * cascade.
@@ -311,6 +349,71 @@ export async function deleteProgram(db: Db, store: AttachmentStore, actorId: str
     return keys.flatMap(({ key }) => (key === null ? [] : [key]));
   });
   await store.discard(discarded);
+}
+
+// ---- Publishing --------------------------------------------------------------------------------
+
+/** What is not published yet in the program, and who completed it (valid certificates). */
+async function readDrafts(db: Db | Tx, id: string): Promise<{ summary: PublishSummary; questions: QuizQuestion[] }> {
+  const [row] = await db
+    .select({ draft: programs.draft, questions: quizzes.questions })
+    .from(programs)
+    .leftJoin(quizzes, eq(quizzes.programId, programs.id))
+    .where(eq(programs.id, id));
+  if (!row) throw programNotFound();
+  const [[lessons], [completed]] = await Promise.all([
+    db.select({ n: count() }).from(modules).where(and(eq(modules.programId, id), eq(modules.draft, true))),
+    db
+      .select({ n: countDistinct(certificates.userId) })
+      .from(certificates)
+      .where(and(eq(certificates.programId, id), isNull(certificates.revokedAt))),
+  ]);
+  const questions = row.questions ?? [];
+  const summary = {
+    program: row.draft,
+    lessons: lessons?.n ?? 0,
+    questions: questions.filter((question) => question.draft).length,
+    completedLearners: completed?.n ?? 0,
+  };
+  return { summary, questions };
+}
+
+/** GET /api/admin/programs/:id/publish: what Publish would put before learners, asked before it. */
+export async function publishSummary(db: Db, id: string): Promise<PublishSummary> {
+  return (await readDrafts(db, id)).summary;
+}
+
+/**
+ * POST /api/admin/programs/:id/publish: the program, its lessons and its quiz questions, all that
+ * is a draft, in front of learners at once (docs/data.md, "Drafts"). Every question must have a
+ * correct option. Learners who completed the program stay complete (their certificate holds it).
+ */
+export async function publishProgram(db: Db, actorId: string, id: string): Promise<AdminProgram> {
+  return db.transaction(async (tx) => {
+    const program = await lockProgram(tx, id);
+    const { summary, questions: stored } = await readDrafts(tx, program.id);
+    if (!summary.program && summary.lessons === 0 && summary.questions === 0) throw invalid(ADMIN_MESSAGES.nothingToPublish);
+    const unanswerable = stored.find((question) => "error" in checkQuestion(question));
+    if (unanswerable) throw invalid(ADMIN_MESSAGES.publishNoAnswer(unanswerable.question));
+
+    await tx.update(programs).set({ draft: false }).where(eq(programs.id, program.id));
+    await tx.update(modules).set({ draft: false }).where(and(eq(modules.programId, program.id), eq(modules.draft, true)));
+    if (summary.questions > 0) {
+      const questions = stored.map(({ question, options, answer, explanation }) =>
+        explanation === undefined ? { question, options, answer } : { question, options, answer, explanation },
+      );
+      await tx.update(quizzes).set({ questions, updatedAt: sql`now()` }).where(eq(quizzes.programId, program.id));
+    }
+    await tx.insert(auditLog).values({
+      actorId,
+      subjectUserId: null,
+      action: "program.published",
+      reason: "admin",
+      changes: { programId: program.id, title: program.title, ...summary },
+    });
+    await announceCatalogChange(tx);
+    return readProgram(tx, program.id);
+  });
 }
 
 // ---- Attachments ------------------------------------------------------------------------------
@@ -412,14 +515,20 @@ export async function removeAttachment(
 
 // ---- Quizzes ----------------------------------------------------------------------------------
 
-/** Checks every question and stores its answer as the letter of one of its options. */
-function normalizeQuestions(questions: QuizInput["questions"]): QuizQuestion[] {
+/**
+ * Checks every question and stores its answer as the letter of one of its options. A question is
+ * published when a published question of the quiz as stored has its text; any other is a draft
+ * (docs/data.md, "Drafts"): what the browser says of it is not asked.
+ */
+function normalizeQuestions(questions: QuizInput["questions"], stored: readonly QuizQuestion[]): QuizQuestion[] {
+  const published = new Set(stored.filter((question) => !question.draft).map((question) => question.question));
   return questions.map((input) => {
     const checked = checkQuestion(input);
     if ("error" in checked) throw invalid(checked.error);
     // An explanation left empty is none (docs/product.md, "Quiz attempts").
-    const { explanation, ...question } = checked.question;
-    return explanation ? { ...question, explanation } : question;
+    const { question: text, options, answer, explanation } = checked.question;
+    const kept: QuizQuestion = explanation ? { question: text, options, answer, explanation } : { question: text, options, answer };
+    return published.has(kept.question) ? kept : { ...kept, draft: true };
   });
 }
 
@@ -441,13 +550,14 @@ export async function getAdminQuiz(db: Db, id: string): Promise<AdminQuiz> {
 
 /** PUT /api/admin/programs/:id/quiz: the whole quiz; a blank title becomes "{program} Quiz". */
 export async function saveQuiz(db: Db, actorId: string, id: string, input: QuizInput): Promise<AdminQuiz> {
-  const questions = normalizeQuestions(input.questions);
   // Null: every question (docs/product.md, "Completion and certificates").
   const passMark = input.passMark ?? null;
-  if (passMark !== null && passMark > questions.length) throw invalid(ADMIN_MESSAGES.passMarkInvalid);
+  if (passMark !== null && passMark > input.questions.length) throw invalid(ADMIN_MESSAGES.passMarkInvalid);
   const retryWaitMinutes = input.retryWaitMinutes ?? QUIZ_RETRY_WAIT.defaultMinutes;
   return db.transaction(async (tx) => {
     const program = await lockProgram(tx, id);
+    const [stored] = await tx.select({ questions: quizzes.questions }).from(quizzes).where(eq(quizzes.programId, program.id));
+    const questions = normalizeQuestions(input.questions, stored?.questions ?? []);
     const title = input.title === "" ? `${program.title} Quiz` : input.title;
     const [saved] = await tx
       .insert(quizzes)

@@ -330,7 +330,7 @@ async function stops(db: Db): Promise<Dashboard["stops"]> {
     stopRow,
     sql`with lessons as (
         select id::text as id, program_id, title, row_number() over (partition by program_id order by position) as number
-        from modules
+        from modules where not draft
       ),
       unfinished as (
         select up.program_id, up.data, count(*) as learners

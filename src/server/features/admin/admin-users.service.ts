@@ -1,6 +1,6 @@
 // The Users tab: the list (filtered, sorted and paged in the database, never loaded whole), plan
 // changes, admission, progress edits and the Fix Missing Subscription Plans tool.
-import { and, asc, count, desc, eq, inArray, sql, type SQL } from "drizzle-orm";
+import { and, asc, count, desc, eq, inArray, sql, type AnyColumn, type SQL } from "drizzle-orm";
 import { z } from "zod";
 import {
   ADMIN_MESSAGES,
@@ -11,7 +11,7 @@ import {
   type UserProgress,
   type UserSort,
 } from "../../../shared/contracts/admin.ts";
-import { isTrack, TRACKS, type Plan, type Track } from "../../../shared/plans.ts";
+import type { Plan } from "../../../shared/plans.ts";
 import type { Db, Tx } from "../../db/client.ts";
 import { auditLog, modules, programs, quizzes, userProgress, users } from "../../db/schema.ts";
 import { HttpError } from "../../plugins/errors.ts";
@@ -132,18 +132,23 @@ async function requireUserExists(db: Pick<Db, "select">, userId: string) {
   if (!user) throw new HttpError(404, "USER_NOT_FOUND", ADMIN_MESSAGES.userNotFound);
 }
 
-/** One program's videos, in order, and its quiz's question count and pass mark (null: no questions). */
-async function programContents(db: Db | Tx, tracks: readonly Track[]) {
+/**
+ * Each program's videos, in order, and its quiz's question count and pass mark (null: no
+ * questions): of the programs given by id, or of every program.
+ */
+async function programContents(db: Db | Tx, ids?: readonly string[]) {
+  const among = <T extends AnyColumn>(column: T) => (ids === undefined ? undefined : inArray(column, [...ids]));
   const [programRows, moduleRows, quizRows] = await Promise.all([
     db
       .select({ track: programs.id, title: programs.title })
       .from(programs)
-      .where(inArray(programs.id, tracks))
-      .orderBy(asc(programs.order), asc(programs.id)),
+      .where(among(programs.id))
+      .orderBy(asc(programs.order), asc(programs.title), asc(programs.id)),
     db
       .select({ id: modules.id, track: modules.programId, title: modules.title })
       .from(modules)
-      .where(inArray(modules.programId, tracks))
+      // Lessons not published yet are no learner's to have watched (docs/data.md, "Drafts").
+      .where(and(among(modules.programId), eq(modules.draft, false)))
       .orderBy(asc(modules.position)),
     db
       .select({
@@ -153,12 +158,11 @@ async function programContents(db: Db | Tx, tracks: readonly Track[]) {
         passMark: quizzes.passMark,
       })
       .from(quizzes)
-      .where(inArray(quizzes.programId, tracks)),
+      .where(among(quizzes.programId)),
   ]);
-  return programRows.flatMap(({ track, title }) => {
-    if (!isTrack(track)) return [];
+  return programRows.map(({ track, title }) => {
     const quiz = quizRows.find((row) => row.track === track && row.questionCount > 0) ?? null;
-    return [{ track, title, modules: moduleRows.filter((row) => row.track === track), quiz }];
+    return { track, title, modules: moduleRows.filter((row) => row.track === track), quiz };
   });
 }
 
@@ -168,7 +172,7 @@ async function programContents(db: Db | Tx, tracks: readonly Track[]) {
  */
 export async function getUserProgress(db: Db, userId: string): Promise<UserProgress["tracks"]> {
   await requireUserExists(db, userId);
-  const contents = await programContents(db, TRACKS);
+  const contents = await programContents(db);
   const entries = await db
     .select({ track: userProgress.programId, data: userProgress.data })
     .from(userProgress)
@@ -209,7 +213,7 @@ export async function setUserProgress(
     await requireUserExists(tx, input.userId);
     const given = Object.entries(input.progress);
     if (given.length === 0) return;
-    const contents = await programContents(tx, given.map(([track]) => track).filter(isTrack));
+    const contents = await programContents(tx, given.map(([track]) => track));
     const entries = given.map(([track, marks]) => {
       const program = contents.find((content) => content.track === track);
       if (!program) throw new HttpError(400, "VALIDATION", ADMIN_MESSAGES.progressNoProgram(track));

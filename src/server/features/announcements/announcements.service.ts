@@ -13,7 +13,6 @@ import {
   type AudienceOptions,
   type DeliveryFailure,
 } from "../../../shared/contracts/announcements.ts";
-import { isTrack } from "../../../shared/plans.ts";
 import type { Db, Tx } from "../../db/client.ts";
 import {
   announcementDeliveries,
@@ -222,10 +221,9 @@ export async function listFailures(db: Db, id: string, page: number) {
 export async function audienceOptions(db: Db): Promise<AudienceOptions> {
   const [cohortRows, programRows] = await Promise.all([
     db.select({ name: cohorts.name, startsOn: cohorts.startsOn }).from(cohorts).orderBy(desc(cohorts.startsOn)).limit(COHORT_CHOICES),
-    db.select({ id: programs.id, title: programs.title }).from(programs).orderBy(programs.order, programs.id),
+    db.select({ id: programs.id, title: programs.title }).from(programs).orderBy(programs.order, programs.title, programs.id),
   ]);
-  const programChoices = programRows.flatMap((program) => (isTrack(program.id) ? [{ id: program.id, title: program.title }] : []));
-  return { cohorts: cohortRows, programs: programChoices };
+  return { cohorts: cohortRows, programs: programRows };
 }
 
 /**

@@ -5,7 +5,7 @@ import { SEED_PROGRAMS } from "../../db/seed-content.ts";
 import { createTestApp, type TestApp } from "../../testing/test-app.ts";
 import { createCatalogCache } from "./catalog.service.ts";
 
-const PUBLIC_FIELDS = ["description", "duration", "id", "moduleCount", "order", "priceUsd", "title"];
+const PUBLIC_FIELDS = ["description", "duration", "id", "level", "moduleCount", "order", "priceUsd", "title"];
 
 type ProgramBody = Record<string, unknown>;
 
@@ -69,6 +69,7 @@ describe("GET /api/programs", () => {
     const beginner = SEED_PROGRAMS[0];
     expect(list[0]).toEqual({
       id: "beginner",
+      level: "beginner",
       title: beginner?.title,
       duration: "4 weeks",
       priceUsd: null,
@@ -117,6 +118,7 @@ describe("GET /api/programs", () => {
   it("puts a program with order 0 first", async () => {
     await addProgram({
       id: "foundations",
+      level: "beginner",
       title: "Foundations",
       duration: "1 week",
       priceUsdCents: 1250,
@@ -134,10 +136,11 @@ describe("GET /api/programs", () => {
   });
 
   it("counts no modules for a program without any", async () => {
-    await addProgram({ id: "empty", title: "Empty Program", duration: "4 weeks", order: 5 });
+    await addProgram({ id: "empty", level: "advanced", title: "Empty Program", duration: "4 weeks", order: 5 });
     const list = await listPrograms();
     expect(list.at(-1)).toEqual({
       id: "empty",
+      level: "advanced",
       title: "Empty Program",
       duration: "4 weeks",
       priceUsd: null,
@@ -148,7 +151,7 @@ describe("GET /api/programs", () => {
   });
 
   it("places a program without an explicit order last (default 99)", async () => {
-    await addProgram({ id: "later", title: "Later", duration: "4 weeks" });
+    await addProgram({ id: "later", level: "intermediate", title: "Later", duration: "4 weeks" });
     const list = await listPrograms();
     expect(list.at(-1)).toMatchObject({ id: "later", order: 99 });
   });

@@ -1,12 +1,20 @@
-// The catalog: the programs, their modules and quizzes. It is small (three programs) and read on
-// every page, so it is read whole and kept in memory for a few seconds.
+// The catalog: the programs, their modules and quizzes. It is small (tens of programs at most) and
+// read on every page, so it is read whole and kept in memory for a few seconds.
 import { asc, inArray } from "drizzle-orm";
 import type { ProgramList, ProgramSummary } from "../../../shared/contracts/catalog.ts";
-import { isTrack, type Track } from "../../../shared/plans.ts";
+import type { Plan, Track } from "../../../shared/plans.ts";
 import type { Db, Tx } from "../../db/client.ts";
 import { lessonAttachments, modules, programs, quizzes, type QuizQuestion } from "../../db/schema.ts";
 
-export type TrackModule = { id: string; title: string; description: string; youtubeId: string | null; freePreview: boolean };
+/** `draft` only on a lesson not published yet, which only an administrator's preview holds. */
+export type TrackModule = {
+  id: string;
+  title: string;
+  description: string;
+  youtubeId: string | null;
+  freePreview: boolean;
+  draft?: true;
+};
 
 /** What a lesson holds beyond its video, by module id: notes as learners are sent them, files without their bytes. */
 export type LessonExtras = {
@@ -14,9 +22,22 @@ export type LessonExtras = {
   attachments: { id: string; fileName: string; contentType: string; sizeBytes: number }[];
 };
 
-/** One track with everything an entitled learner studies: the quiz answers stay on the server. */
+/**
+ * One program with everything an entitled learner studies: the quiz answers stay on the server.
+ * `level` decides which plans open it; an archived program is out of the catalogue's list but still
+ * opens for those entitled, so its learners keep their progress (docs/data.md, "Content").
+ */
 export type CatalogTrack = {
-  program: { id: Track; title: string; duration: string; description: string[]; priceUsdCents: number | null };
+  program: {
+    id: string;
+    level: Track;
+    title: string;
+    duration: string;
+    description: string[];
+    priceUsdCents: number | null;
+    archived: boolean;
+    draft: boolean;
+  };
   modules: TrackModule[];
   lessons: ReadonlyMap<string, LessonExtras>;
   /**
@@ -27,12 +48,26 @@ export type CatalogTrack = {
 };
 
 export type Catalog = {
-  /** What anyone may see, by display order: no video ids, no quiz. */
+  /** What anyone may see, by display order, archived programs left out: no video ids, no quiz. */
   summaries: ProgramSummary[];
   /** The same list as GET /api/programs sends it, serialised once. */
   summariesJson: string;
-  tracks: ReadonlyMap<Track, CatalogTrack>;
+  /** Every published program, archived ones too, by id, as learners study it: no drafts. */
+  tracks: ReadonlyMap<string, CatalogTrack>;
+  /**
+   * Every program as administrators preview it (docs/data.md, "Drafts"): drafts included, each
+   * lesson not published yet marked `draft`.
+   */
+  previews: ReadonlyMap<string, CatalogTrack>;
 };
+
+/**
+ * A program as someone on `plan` sees it: an administrator as they preview it, drafts included;
+ * anyone else published content only (docs/data.md, "Drafts").
+ */
+export function programAsSeenBy(catalog: Catalog, plan: Plan, id: string): CatalogTrack | undefined {
+  return (plan === "admin" ? catalog.previews : catalog.tracks).get(id);
+}
 
 /**
  * The attachments of lessons, without their bytes, oldest first, by module id: of the modules
@@ -72,6 +107,7 @@ export async function loadCatalog(db: Db): Promise<Catalog> {
         description: modules.description,
         youtubeId: modules.youtubeId,
         freePreview: modules.freePreview,
+        draft: modules.draft,
         notesHtml: modules.notesHtml,
       })
       .from(modules)
@@ -79,47 +115,53 @@ export async function loadCatalog(db: Db): Promise<Catalog> {
     db.select().from(quizzes),
     readAttachmentListing(db),
   ]);
-  const lessonsOf = (programId: string): Map<string, LessonExtras> =>
-    new Map(
-      moduleRows
-        .filter((m) => m.programId === programId)
-        .map((m) => [
-          m.id,
-          {
-            notesHtml: m.notesHtml,
-            attachments: attachments.get(m.id) ?? [],
-          },
-        ]),
-    );
-  const modulesOf = (programId: string): TrackModule[] =>
-    moduleRows
-      .filter((m) => m.programId === programId)
-      .map(({ id, title, description, youtubeId, freePreview }) => ({ id, title, description, youtubeId, freePreview }));
-
-  const summaries: ProgramSummary[] = programRows.map((p) => ({
-    id: p.id,
-    title: p.title,
-    duration: p.duration,
-    priceUsd: p.priceUsdCents === null ? null : p.priceUsdCents / 100,
-    description: p.description,
-    order: p.order,
-    moduleCount: modulesOf(p.id).length,
-  }));
-  const tracks = new Map<Track, CatalogTrack>();
-  for (const { id, title, duration, description, priceUsdCents } of programRows) {
-    if (!isTrack(id)) continue; // only a track can be opened or sold (decision record 005)
+  /** A program's track; with `drafts`, as an administrator previews it: what is not published yet too. */
+  const trackOf = (program: (typeof programRows)[number], drafts: boolean): CatalogTrack => {
+    const { id, level, title, duration, description, priceUsdCents, archivedAt } = program;
+    const shown = moduleRows.filter((m) => m.programId === id && (drafts || !m.draft));
     const quiz = quizRows.find((q) => q.programId === id);
-    tracks.set(id, {
-      program: { id, title, duration, description, priceUsdCents },
-      modules: modulesOf(id),
-      lessons: lessonsOf(id),
+    return {
+      program: { id, level, title, duration, description, priceUsdCents, archived: archivedAt !== null, draft: program.draft },
+      modules: shown.map(({ id: moduleId, title: moduleTitle, description: about, youtubeId, freePreview, draft }) => ({
+        id: moduleId,
+        title: moduleTitle,
+        description: about,
+        youtubeId,
+        freePreview,
+        ...(draft ? { draft } : {}),
+      })),
+      lessons: new Map(shown.map((m) => [m.id, { notesHtml: m.notesHtml, attachments: attachments.get(m.id) ?? [] }])),
       quiz: quiz
-        ? { title: quiz.title, questions: quiz.questions, passMark: quiz.passMark, retryWaitMinutes: quiz.retryWaitMinutes }
+        ? {
+            title: quiz.title,
+            questions: drafts ? quiz.questions : quiz.questions.filter((question) => !question.draft),
+            passMark: quiz.passMark,
+            retryWaitMinutes: quiz.retryWaitMinutes,
+          }
         : null,
-    });
+    };
+  };
+
+  const tracks = new Map<string, CatalogTrack>();
+  const previews = new Map<string, CatalogTrack>();
+  for (const program of programRows) {
+    if (!program.draft) tracks.set(program.id, trackOf(program, false));
+    previews.set(program.id, trackOf(program, true));
   }
+  const summaries: ProgramSummary[] = programRows
+    .filter((p) => p.archivedAt === null && !p.draft)
+    .map((p) => ({
+      id: p.id,
+      level: p.level,
+      title: p.title,
+      duration: p.duration,
+      priceUsd: p.priceUsdCents === null ? null : p.priceUsdCents / 100,
+      description: p.description,
+      order: p.order,
+      moduleCount: tracks.get(p.id)?.modules.length ?? 0,
+    }));
   const list: ProgramList = { programs: summaries };
-  return { summaries, summariesJson: JSON.stringify(list), tracks };
+  return { summaries, summariesJson: JSON.stringify(list), tracks, previews };
 }
 
 /**

@@ -13,7 +13,6 @@ import {
   type PublicCertificate,
 } from "../../../shared/contracts/certificates.ts";
 import type { Completion } from "../../../shared/contracts/learning.ts";
-import { isTrack, type Track } from "../../../shared/plans.ts";
 import type { Db, Tx } from "../../db/client.ts";
 import { auditLog, certificates, users } from "../../db/schema.ts";
 import { emailLayout } from "../../emails/layout.ts";
@@ -245,8 +244,8 @@ export async function issueOwedCertificates(
 
 const owedJobSchema = z.object({ track: z.string(), userId: z.string().optional() });
 
-/** Queues the job for a track, or for one learner on it, in the caller's transaction. */
-export async function queueOwedCertificates(tx: Tx, payload: { track: Track; userId?: string }): Promise<void> {
+/** Queues the job for a program (`track`: its id), or for one learner on it, in the caller's transaction. */
+export async function queueOwedCertificates(tx: Tx, payload: { track: string; userId?: string }): Promise<void> {
   await enqueueJob(tx, OWED_CERTIFICATES_JOB, payload);
 }
 
@@ -254,7 +253,6 @@ export async function queueOwedCertificates(tx: Tx, payload: { track: Track; use
 export function createOwedCertificatesJobHandler(deps: { db: Db }) {
   return async (payload: unknown) => {
     const { track, userId } = owedJobSchema.parse(payload);
-    if (!isTrack(track)) return;
     const current = (await loadCatalog(deps.db)).tracks.get(track);
     if (current) await issueOwedCertificates(deps.db, current, { userId });
   };

@@ -4,7 +4,6 @@
 import { and, asc, eq, sql } from "drizzle-orm";
 import { z } from "zod";
 import type { Completion, QuizAttempt } from "../../../shared/contracts/learning.ts";
-import type { Track } from "../../../shared/plans.ts";
 import type { Db, Tx } from "../../db/client.ts";
 import { PerUserCache, type UserChanges } from "../../db/user-changes.ts";
 import { quizSittings } from "../../db/schema.ts";
@@ -65,7 +64,7 @@ export function quizOf(track: CatalogTrack): { questionCount: number; passMark: 
 }
 
 /** The learner's attempts at the track's quiz, oldest first. */
-export async function storedAttempts(db: Db | Tx, userId: string, track: Track): Promise<StoredAttempt[]> {
+export async function storedAttempts(db: Db | Tx, userId: string, track: string): Promise<StoredAttempt[]> {
   const rows = await db
     .select({
       number: quizSittings.number,
@@ -121,7 +120,7 @@ const preparedStanding = new WeakMap<Db | Tx, ReturnType<typeof standingQuery>>(
 export async function readStanding(
   db: Db | Tx,
   userId: string,
-  track: Track,
+  track: string,
 ): Promise<Standing> {
   let query = preparedStanding.get(db);
   if (!query) {
@@ -137,12 +136,17 @@ export async function readStanding(
   };
 }
 
-/** The completion a standing makes on the track. */
+/**
+ * The completion a standing makes on the track. Once reached it is kept: a learner holding a valid
+ * certificate stays complete when lessons or questions are published later (docs/data.md, "Drafts").
+ */
 export function completionFrom(track: CatalogTrack, standing: Standing): Completion {
   const quiz = quizOf(track);
   const moduleIds = track.modules.map((m) => m.id);
   const watched = watchedModuleIds(standing.data, moduleIds);
-  return { ...completionOf({ moduleIds, watched, quiz, attempts: standing.attempts }), certificateId: standing.certificateId };
+  const now = completionOf({ moduleIds, watched, quiz, attempts: standing.attempts });
+  const { certificateId } = standing;
+  return { ...now, complete: now.complete || certificateId !== null, certificateId };
 }
 
 
@@ -159,7 +163,7 @@ export function createStandingCache(changes: UserChanges): PerUserCache<Standing
 }
 
 /** readStanding, from memory when this instance has it (outside a transaction only). */
-export async function cachedStanding(db: Db, cache: PerUserCache<Standing>, userId: string, track: Track): Promise<Standing> {
+export async function cachedStanding(db: Db, cache: PerUserCache<Standing>, userId: string, track: string): Promise<Standing> {
   const key = `${userId}:${track}`;
   const kept = cache.get(key);
   if (kept) return kept;

@@ -162,6 +162,7 @@ describe("learning API", () => {
         const body = response.json();
         expect(body.program).toEqual({
           id: track,
+          level: track,
           title: seed.title,
           duration: seed.duration,
           description: seed.description,

@@ -18,12 +18,12 @@ import {
   type TrackDetail,
 } from "../../../shared/contracts/learning.ts";
 import { isQuizUnlocked, programProgress } from "../../../shared/learning.ts";
-import { canOpenTrack, isTrack, type Plan } from "../../../shared/plans.ts";
+import { canOpenTrack, type Plan } from "../../../shared/plans.ts";
 import type { Db } from "../../db/client.ts";
 import type { PerUserCache, UserChanges } from "../../db/user-changes.ts";
 import { lessonAttachments, lessonPositions, quizAttempts, quizSittings, userProgress } from "../../db/schema.ts";
 import type { AttachmentFile, AttachmentStore, Delivery, KeptBytes } from "../../storage/attachment-store.ts";
-import type { Catalog, CatalogTrack } from "../catalog/catalog.service.ts";
+import { programAsSeenBy, type Catalog, type CatalogTrack } from "../catalog/catalog.service.ts";
 import { HttpError } from "../../plugins/errors.ts";
 import { optionLetter } from "../../../shared/quiz-option.ts";
 import { waitInWords } from "../../../shared/quiz-attempts.ts";
@@ -45,9 +45,12 @@ import type { AnswerRecorder, AnswerToRecord } from "./quiz-answers.ts";
 
 type Learner = { id: string; plan: Plan };
 
-/** The track, if it exists; 404 otherwise. */
-function findTrack(catalog: Catalog, trackId: string): CatalogTrack {
-  const track = isTrack(trackId) ? catalog.tracks.get(trackId) : undefined;
+/**
+ * The program, if it exists; 404 otherwise. Administrators see it as they preview it, drafts
+ * included (docs/data.md, "Drafts"); a learner never sees a draft.
+ */
+function findTrack(catalog: Catalog, learner: Learner, trackId: string): CatalogTrack {
+  const track = programAsSeenBy(catalog, learner.plan, trackId);
   if (!track) throw new HttpError(404, "PROGRAM_NOT_FOUND", LEARNING_MESSAGES.notFound);
   return track;
 }
@@ -58,8 +61,8 @@ function premiumOnly(): HttpError {
 
 /** The track, if it exists and the learner may open it; 404 or 403 otherwise. */
 function openTrack(catalog: Catalog, learner: Learner, trackId: string): CatalogTrack {
-  const track = findTrack(catalog, trackId);
-  if (!canOpenTrack(learner.plan, track.program.id)) throw premiumOnly();
+  const track = findTrack(catalog, learner, trackId);
+  if (!canOpenTrack(learner.plan, track.program.level)) throw premiumOnly();
   return track;
 }
 
@@ -69,7 +72,7 @@ function openTrack(catalog: Catalog, learner: Learner, trackId: string): Catalog
  * and video, the quiz's size; never a closed lesson's video, notes or files, nor a question.
  */
 export function getProgramPreview(catalog: Catalog, learner: Learner, trackId: string): ProgramPreview {
-  const track = findTrack(catalog, trackId);
+  const track = findTrack(catalog, learner, trackId);
   const { id, title, duration, description } = track.program;
   const quiz = trackQuiz(track);
   return {
@@ -83,7 +86,7 @@ export function getProgramPreview(catalog: Catalog, learner: Learner, trackId: s
       youtubeId: module.freePreview ? module.youtubeId : null,
     })),
     quiz: quiz && { title: quiz.title, questionCount: quiz.questions.length },
-    open: canOpenTrack(learner.plan, id),
+    open: canOpenTrack(learner.plan, track.program.level),
   };
 }
 
@@ -110,11 +113,11 @@ export async function getTrack(
   standingCache: PerUserCache<Standing>,
 ): Promise<TrackDetail> {
   const track = openTrack(catalog, learner, trackId);
-  const { id, title, duration, description } = track.program;
+  const { id, level, title, duration, description } = track.program;
   const standing = await cachedStanding(db, standingCache, learner.id, id);
   const watched = watchedModuleIds(standing.data, track.modules.map((m) => m.id));
   return {
-    program: { id, title, duration, description },
+    program: { id, level, title, duration, description },
     modules: track.modules,
     watched,
     quiz: learnerQuiz(track, learner.id, standing, watched),
@@ -127,9 +130,9 @@ export async function getTrack(
  * "Previews"); 404 for a module that is not the track's.
  */
 function openLesson(catalog: Catalog, learner: Learner, trackId: string, moduleId: string) {
-  const track = findTrack(catalog, trackId);
+  const track = findTrack(catalog, learner, trackId);
   const preview = track.modules.some((module) => module.id === moduleId && module.freePreview);
-  if (!preview && !canOpenTrack(learner.plan, track.program.id)) throw premiumOnly();
+  if (!preview && !canOpenTrack(learner.plan, track.program.level)) throw premiumOnly();
   const lesson = track.lessons.get(moduleId);
   if (!lesson) throw new HttpError(404, "MODULE_NOT_FOUND", LEARNING_MESSAGES.moduleNotFound);
   return { track, lesson };
@@ -412,7 +415,12 @@ export async function progressSummary(
 ): Promise<Record<string, ProgramProgress>> {
   const [rows, attempts] = await Promise.all([
     db
-      .select({ programId: userProgress.programId, data: userProgress.data, updatedAt: userProgress.updatedAt })
+      .select({
+        programId: userProgress.programId,
+        data: userProgress.data,
+        startedAt: userProgress.startedAt,
+        updatedAt: userProgress.updatedAt,
+      })
       .from(userProgress)
       .where(eq(userProgress.userId, learner.id)),
     // Each attempt with the time of its latest answer (a few probes of the attempt's index).
@@ -434,8 +442,10 @@ export async function progressSummary(
   const summary: Record<string, ProgramProgress> = {};
   for (const track of catalog.tracks.values()) {
     const id = track.program.id;
-    if (!canOpenTrack(learner.plan, id)) continue;
+    if (!canOpenTrack(learner.plan, track.program.level)) continue;
     const row = rows.find((entry) => entry.programId === id);
+    // An archived program is listed only to the learners who started it (docs/data.md, "Content").
+    if (track.program.archived && !row?.startedAt) continue;
     const moduleIds = track.modules.map((m) => m.id);
     const watched = watchedModuleIds(row?.data, moduleIds);
     const quiz = trackQuiz(track);

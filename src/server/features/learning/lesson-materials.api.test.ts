@@ -129,6 +129,8 @@ describe("lesson notes and attachments", () => {
       { title: "Checklist before a trade", youtubeId: "", notes: "- Trend\n- Level\n- Stop" },
     ]);
     expect(saved.statusCode, saved.body).toBe(200);
+    const published = await call(user("admin"), { method: "POST", url: "/api/admin/programs/beginner/publish" });
+    expect(published.statusCode, published.body).toBe(200);
     const detail = (await call(user("free"), { method: "GET", url: "/api/programs/beginner" })).json<TrackDetail>();
     const notesOnly = detail.modules.at(-1);
     expect(notesOnly).toMatchObject({ title: "Checklist before a trade", youtubeId: null });

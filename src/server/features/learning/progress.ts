@@ -3,7 +3,6 @@
 // ids of the watched modules to true, whether the learner or an administrator wrote it. Anything
 // else (older entries may hold other JSON or text) simply counts as nothing watched.
 import { and, eq, inArray, sql } from "drizzle-orm";
-import type { Track } from "../../../shared/plans.ts";
 import type { Db, Tx } from "../../db/client.ts";
 import { programs, userProgress } from "../../db/schema.ts";
 
@@ -34,7 +33,7 @@ export async function startProgress(db: Db, userId: string): Promise<void> {
 }
 
 /** Merges "this video is watched" into the learner's entry, idempotent; whether this write added it. */
-export async function recordWatched(db: Db | Tx, userId: string, track: Track, moduleId: string): Promise<boolean> {
+export async function recordWatched(db: Db | Tx, userId: string, track: string, moduleId: string): Promise<boolean> {
   const entry = { [moduleId]: true };
   const rows = await db
     .insert(userProgress)
@@ -58,7 +57,7 @@ export async function recordWatched(db: Db | Tx, userId: string, track: Track, m
 export type WatchedEntry = Record<string, true>;
 
 /** What an entry held before a replacement and holds after it; null where there was no entry. */
-export type ProgressChange = { track: Track; from: unknown; to: WatchedEntry };
+export type ProgressChange = { track: string; from: unknown; to: WatchedEntry };
 
 /**
  * An administrator's Edit Progress: each given program's watched modules become exactly those of
@@ -69,7 +68,7 @@ export type ProgressChange = { track: Track; from: unknown; to: WatchedEntry };
 export async function replaceProgress(
   tx: Tx,
   userId: string,
-  entries: readonly { track: Track; data: WatchedEntry }[],
+  entries: readonly { track: string; data: WatchedEntry }[],
 ): Promise<ProgressChange[]> {
   if (entries.length === 0) return []; // an insert needs at least one row
   const tracks = entries.map((entry) => entry.track);
@@ -92,6 +91,6 @@ export async function replaceProgress(
       // The first watched video starts the program; clearing an entry keeps when it was started.
       set: { data: sql`excluded.data`, startedAt: sql`coalesce(${userProgress.startedAt}, excluded.started_at)`, updatedAt: sql`now()` },
     });
-  const previous = (track: Track) => before.find((row) => row.track === track)?.data ?? null;
+  const previous = (track: string) => before.find((row) => row.track === track)?.data ?? null;
   return entries.map(({ track, data }) => ({ track, from: previous(track), to: data }));
 }

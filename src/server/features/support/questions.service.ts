@@ -12,13 +12,13 @@ import {
   type LessonQuestion,
   type QuestionPage,
 } from "../../../shared/contracts/support.ts";
-import { canOpenTrack, isTrack, type Plan } from "../../../shared/plans.ts";
+import { canOpenTrack, type Plan } from "../../../shared/plans.ts";
 import type { Db, Tx } from "../../db/client.ts";
-import { auditLog, lessonAnswers, lessonQuestions, modules, users } from "../../db/schema.ts";
+import { auditLog, lessonAnswers, lessonQuestions, modules, programs, users } from "../../db/schema.ts";
 import { enqueueJob } from "../../jobs/queue.ts";
 import { HttpError } from "../../plugins/errors.ts";
 import { countRequest } from "../../plugins/rate-limit-store.ts";
-import type { Catalog } from "../catalog/catalog.service.ts";
+import { programAsSeenBy, type Catalog } from "../catalog/catalog.service.ts";
 
 export const LESSON_ANSWER_JOB = "lesson-answer-email";
 
@@ -28,15 +28,11 @@ type Member = { id: string; plan: Plan };
 const isStaff = sql<boolean>`${users.subscriptionPlan} = 'admin'`;
 const authorName = sql<string>`coalesce(nullif(${users.name}, ''), 'Learner')`;
 
-function mayOpen(member: Member, programId: string): boolean {
-  return isTrack(programId) && canOpenTrack(member.plan, programId);
-}
-
 /** The lesson, if its track exists, the member may open it and the video is in it; 404 or 403 otherwise. */
 function openLesson(catalog: Catalog, member: Member, trackId: string, moduleId: string) {
-  const track = isTrack(trackId) ? catalog.tracks.get(trackId) : undefined;
+  const track = programAsSeenBy(catalog, member.plan, trackId);
   if (!track) throw new HttpError(404, "PROGRAM_NOT_FOUND", LEARNING_MESSAGES.notFound);
-  if (!canOpenTrack(member.plan, track.program.id)) throw new HttpError(403, "PREMIUM_ONLY", SUPPORT_MESSAGES.notOpen);
+  if (!canOpenTrack(member.plan, track.program.level)) throw new HttpError(403, "PREMIUM_ONLY", SUPPORT_MESSAGES.notOpen);
   if (!track.modules.some((m) => m.id === moduleId)) throw new HttpError(404, "MODULE_NOT_FOUND", LEARNING_MESSAGES.moduleNotFound);
   return { track: track.program.id, moduleId };
 }
@@ -156,11 +152,12 @@ export async function askQuestion(
 export async function answerQuestion(db: Db, member: Member, questionId: string, body: string, now: Date): Promise<LessonAnswer> {
   return db.transaction(async (tx) => {
     const [question] = await tx
-      .select({ programId: lessonQuestions.programId, userId: lessonQuestions.userId })
+      .select({ level: programs.level, userId: lessonQuestions.userId })
       .from(lessonQuestions)
+      .innerJoin(programs, eq(programs.id, lessonQuestions.programId))
       .where(eq(lessonQuestions.id, questionId));
     if (!question) throw new HttpError(404, "QUESTION_NOT_FOUND", SUPPORT_MESSAGES.questionNotFound);
-    if (!mayOpen(member, question.programId)) throw new HttpError(403, "PREMIUM_ONLY", SUPPORT_MESSAGES.notOpen);
+    if (!canOpenTrack(member.plan, question.level)) throw new HttpError(403, "PREMIUM_ONLY", SUPPORT_MESSAGES.notOpen);
     await countPost(tx, member, now);
     const [row] = await tx.insert(lessonAnswers).values({ questionId, userId: member.id, body }).returning();
     if (!row) throw new Error("the answer was not written");
@@ -250,11 +247,16 @@ export async function listAdminQuestions(
     db.select({ n: count() }).from(lessonQuestions),
   ]);
   const shown = await withAnswers(db, rows, viewerId);
-  const questions = shown.flatMap(({ row, question }) =>
-    isTrack(row.track)
-      ? [{ ...question, authorId: row.userId, authorEmail: row.authorEmail, track: row.track, moduleId: row.moduleId, lessonTitle: row.lessonTitle, unanswered: !row.answered, priority: row.priority }]
-      : [],
-  );
+  const questions = shown.map(({ row, question }) => ({
+    ...question,
+    authorId: row.userId,
+    authorEmail: row.authorEmail,
+    track: row.track,
+    moduleId: row.moduleId,
+    lessonTitle: row.lessonTitle,
+    unanswered: !row.answered,
+    priority: row.priority,
+  }));
   return { page, pageSize, total: total?.n ?? 0, questions };
 }
 

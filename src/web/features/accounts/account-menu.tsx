@@ -3,6 +3,7 @@
 import { useEffect, useId, useRef, useState, type KeyboardEvent, type RefObject } from "react";
 import { Link, useLocation } from "react-router";
 import type { MeUser } from "../../../shared/contracts/session.ts";
+import { usePrograms } from "../learning/catalog-api.ts";
 
 function initialsOf(user: MeUser): string {
   const words = user.name.trim().split(/\s+/).filter(Boolean);
@@ -143,11 +144,7 @@ function AccountPanel({ user, signingOut, onSignOut, ids, menuRef, onMenuKeyDown
         <p className="account-email">{user.email}</p>
         <p>Access Level: {user.accessLevel}</p>
         <p className="account-programs-label">Programs:</p>
-        <ul className="account-programs">
-          {user.tracks.map((track) => (
-            <li key={track}>{capitalize(track)}</li>
-          ))}
-        </ul>
+        <AvailablePrograms user={user} />
       </div>
       <ul
         ref={menuRef}
@@ -189,5 +186,23 @@ function AccountPanel({ user, signingOut, onSignOut, ids, menuRef, onMenuKeyDown
         </li>
       </ul>
     </div>
+  );
+}
+
+/**
+ * The programs the plan opens, by title, every program of each level it opens (docs/product.md,
+ * "Shell"); the levels' names until the catalogue has come.
+ */
+function AvailablePrograms({ user }: { user: MeUser }) {
+  const programs = usePrograms();
+  const names = programs.data
+    ? programs.data.filter((program) => user.tracks.includes(program.level)).map((program) => program.title)
+    : user.tracks.map(capitalize);
+  return (
+    <ul className="account-programs">
+      {names.map((name, index) => (
+        <li key={`${index}-${name}`}>{name}</li>
+      ))}
+    </ul>
   );
 }

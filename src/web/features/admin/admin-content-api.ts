@@ -7,10 +7,10 @@ import {
   adminQuizSchema,
   okSchema,
   programResponseSchema,
+  publishSummarySchema,
   type AdminQuiz,
   type CreateProgramInput,
 } from "../../../shared/contracts/admin.ts";
-import type { Track } from "../../../shared/plans.ts";
 import { apiRequest, ApiRequestError } from "../../lib/api.ts";
 import { ADMIN_KEY, refreshAdmin } from "./admin-api.ts";
 
@@ -29,7 +29,7 @@ export function useAdminPrograms() {
   return useQuery(adminProgramsQuery);
 }
 
-export function adminQuizQuery(programId: Track) {
+export function adminQuizQuery(programId: string) {
   return queryOptions({
     queryKey: [...PROGRAMS_KEY, programId, "quiz"],
     queryFn: () => apiRequest(`${programPath(programId)}/quiz`, adminQuizSchema),
@@ -39,11 +39,11 @@ export function adminQuizQuery(programId: Track) {
   });
 }
 
-export function useAdminQuiz(programId: Track) {
+export function useAdminQuiz(programId: string) {
   return useQuery(adminQuizQuery(programId));
 }
 
-/** Save Program: a new program is created under its track id, an existing one is replaced. */
+/** Save Program: a new program is created under its id, an existing one is replaced. */
 export type SaveProgramRequest = { isNew: boolean; program: CreateProgramInput };
 
 export function useSaveProgram() {
@@ -61,12 +61,41 @@ export function useSaveProgram() {
 export function useDeleteProgram() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (id: Track) => apiRequest(programPath(id), okSchema, { method: "DELETE" }),
+    mutationFn: (id: string) => apiRequest(programPath(id), okSchema, { method: "DELETE" }),
     onSettled: () => refreshAdmin(queryClient),
   });
 }
 
-export function useSaveQuiz(programId: Track) {
+/** What Publish would put before learners, read afresh as its confirmation opens. */
+export function usePublishSummary(id: string, enabled: boolean) {
+  return useQuery({
+    queryKey: [...PROGRAMS_KEY, id, "publish"],
+    queryFn: () => apiRequest(`${programPath(id)}/publish`, publishSummarySchema),
+    enabled,
+    staleTime: 0,
+    gcTime: 0,
+  });
+}
+
+export function usePublishProgram() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (id: string) => apiRequest(`${programPath(id)}/publish`, programResponseSchema, { method: "POST" }),
+    onSettled: () => refreshAdmin(queryClient),
+  });
+}
+
+/** Archive / Restore: out of the catalogue or back in it; the learners' progress stays either way. */
+export function useArchiveProgram() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ id, archived }: { id: string; archived: boolean }) =>
+      apiRequest(`${programPath(id)}/archive`, programResponseSchema, { method: "POST", body: { archived } }),
+    onSettled: () => refreshAdmin(queryClient),
+  });
+}
+
+export function useSaveQuiz(programId: string) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (quiz: AdminQuiz) => apiRequest(`${programPath(programId)}/quiz`, adminQuizSchema, { method: "PUT", body: quiz }),

@@ -11,7 +11,7 @@ import {
 import { PagedTable, usePageParam } from "../../ui/pagination.tsx";
 import { formatLocalDateTime } from "./admin-records-api.ts";
 import { AnnouncementComposer } from "./announcements-composer.tsx";
-import { useAnnouncements, useDeliveryFailures } from "./announcements-api.ts";
+import { useAnnouncements, useAudienceOptions, useDeliveryFailures } from "./announcements-api.ts";
 import "./announcements.css";
 import "./users.css";
 
@@ -35,6 +35,8 @@ function SentAnnouncements() {
   const list = useAnnouncements(page);
   const rows = list.data?.announcements ?? [];
   const [failuresOf, setFailuresOf] = useState<Announcement | null>(null);
+  const programs = useAudienceOptions().data?.programs;
+  const programTitles = new Map(programs?.map((program) => [program.id, program.title]));
   // The row as the latest poll has it, so that its failures keep up while it is being sent.
   const shown = failuresOf ? (rows.find((row) => row.id === failuresOf.id) ?? failuresOf) : null;
 
@@ -68,7 +70,7 @@ function SentAnnouncements() {
                   {announcement.sentBy && <span className="muted announcement-by">by {announcement.sentBy}</span>}
                 </td>
                 <td className="cell-message">{announcement.subject}</td>
-                <td>{audienceLabel(announcement.audience)}</td>
+                <td>{audienceLabel(announcement.audience, programTitles)}</td>
                 <td>
                   <Progress announcement={announcement} />
                   {announcement.failed > 0 && (

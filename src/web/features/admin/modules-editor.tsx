@@ -33,6 +33,8 @@ export type ModuleItem = Row<{
   youtubeId: string;
   notes: string;
   freePreview: boolean;
+  /** Saved and not published yet; a module not saved yet will be one too (docs/data.md, "Drafts"). */
+  draft?: boolean;
   attachments?: Attachment[];
 }>;
 
@@ -222,6 +224,7 @@ function ModuleRow(props: ModuleRowProps) {
           )}
           <span className="muted">{module.notes === "" ? "No notes" : `Notes: ${module.notes.length.toLocaleString("en")} characters`}</span>
           {module.freePreview && <span className="admin-module-preview">Free preview</span>}
+          {(module.draft || module.id === undefined) && <span className="admin-module-draft">Draft: not published</span>}
         </p>
         {attachments}
       </div>

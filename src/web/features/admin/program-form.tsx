@@ -1,25 +1,33 @@
-// Add New Program / Edit Program, with its modules. A program's id is its track, so a new program
-// can only take a track that has none yet, and an existing one never changes it.
+// Add New Program / Edit Program, with its modules. A new program gets an id (its address,
+// /program/{id}) and a level, the plans that open it; neither changes afterwards (docs/data.md,
+// "Content").
 import { useEffect, useId, useRef, useState, type ComponentProps, type FormEventHandler } from "react";
 import { useForm, useWatch, type UseFormReturn } from "react-hook-form";
 import {
   ADMIN_MESSAGES,
   createProgramSchema,
+  programIdProblem,
   type AdminProgram,
   type CreateProgramInput,
 } from "../../../shared/contracts/admin.ts";
-import type { Track } from "../../../shared/plans.ts";
+import { TRACKS, type Track } from "../../../shared/plans.ts";
 import { FormMessages } from "../../ui/form-messages.tsx";
 import { TextAreaField, TextField } from "../../ui/text-field.tsx";
 import { notify } from "../../ui/toast.tsx";
 import { useSaveProgram, validationMessage } from "./admin-content-api.ts";
 import { moduleItem, ModulesEditor, type ModuleItem } from "./modules-editor.tsx";
 
-export const ALL_TRACKS_TAKEN = "All three tracks have a program. Delete one to add another.";
+export const LEVEL_LABELS: Record<Track, string> = {
+  beginner: "Beginner (free)",
+  intermediate: "Intermediate",
+  advanced: "Advanced",
+};
 
 /** The form's fields as typed: numbers and the description list are made on save. */
 export type ProgramFormValues = {
   id: string;
+  /** "" until chosen. */
+  level: Track | "";
   title: string;
   duration: string;
   price: string;
@@ -28,9 +36,10 @@ export type ProgramFormValues = {
 };
 
 function formValues(program: AdminProgram | null): ProgramFormValues {
-  if (!program) return { id: "", title: "", duration: "", price: "", order: "", description: "" };
+  if (!program) return { id: "", level: "", title: "", duration: "", price: "", order: "", description: "" };
   return {
     id: program.id,
+    level: program.level,
     title: program.title,
     duration: program.duration,
     price: program.priceUsd === null ? "" : String(program.priceUsd),
@@ -52,6 +61,9 @@ export function programRequest(
   const title = values.title.trim();
   const duration = values.duration.trim();
   if (id === "" || title === "" || duration === "") return { error: ADMIN_MESSAGES.programRequired };
+  const idProblem = programIdProblem(id);
+  if (idProblem) return { error: idProblem };
+  if (values.level === "") return { error: ADMIN_MESSAGES.levelRequired };
 
   const price = values.price.trim();
   const priceUsd = price === "" ? null : Number(price);
@@ -63,6 +75,7 @@ export function programRequest(
 
   const parsed = createProgramSchema.safeParse({
     id,
+    level: values.level,
     title,
     duration,
     priceUsd,
@@ -105,36 +118,27 @@ function problemText(issue: { code: string; message: string; path: PropertyKey[]
 type ProgramFormProps = {
   /** The program being edited; null adds a new one. */
   program: AdminProgram | null;
-  /** Tracks without a program: the ids a new program may take. */
-  freeTracks: readonly Track[];
   /** Set when the admin switched modes: the heading takes the focus, so the change is heard. */
   focusOnMount: boolean;
   /** After a save or Cancel Edit: back to an empty Add New Program form. */
   onDone: () => void;
 };
 
-export function ProgramForm({ program, freeTracks, focusOnMount, onDone }: ProgramFormProps) {
+export function ProgramForm({ program, focusOnMount, onDone }: ProgramFormProps) {
   const isEdit = program !== null;
   const formId = useId();
   const headingId = useId();
-  const takenNoteId = useId();
   const headingRef = useRef<HTMLHeadingElement>(null);
   const form = useForm<ProgramFormValues>({ defaultValues: formValues(program) });
   const [modules, setModules] = useState<ModuleItem[]>(() => program?.modules.map(moduleItem) ?? []);
   const save = useSaveProgram();
-  const allTaken = !isEdit && freeTracks.length === 0;
-  // The track chosen for a new program, while it is still free: when another admin takes it
-  // meanwhile, its option goes and the form says "Choose a track" again, and means it.
-  const chosenId = useWatch({ control: form.control, name: "id" });
-  const programId = program ? program.id : freeTracks.find((track) => track === chosenId) ?? "";
 
   useEffect(() => {
     if (focusOnMount) headingRef.current?.focus();
   }, [focusOnMount]);
 
   const onSubmit = form.handleSubmit(async (values) => {
-    if (allTaken) return;
-    const request = programRequest({ ...values, id: programId }, modules);
+    const request = programRequest(program ? { ...values, id: program.id, level: program.level } : values, modules);
     if ("error" in request) {
       form.setError("root", { message: request.error });
       return;
@@ -158,22 +162,9 @@ export function ProgramForm({ program, freeTracks, focusOnMount, onDone }: Progr
       <h2 id={headingId} ref={headingRef} tabIndex={-1}>
         {isEdit ? "Edit Program" : "Add New Program"}
       </h2>
-      {allTaken && (
-        <p id={takenNoteId} className="form-info">
-          {ALL_TRACKS_TAKEN}
-        </p>
-      )}
-      <fieldset className="plain-fieldset program-editor-body" disabled={allTaken}>
+      <div className="plain-fieldset program-editor-body">
         <legend className="visually-hidden">{isEdit ? "Program details" : "New program details"}</legend>
-        <ProgramFields
-          form={form}
-          formId={formId}
-          program={program}
-          freeTracks={freeTracks}
-          programId={programId}
-          allTaken={allTaken}
-          onSubmit={(event) => void onSubmit(event)}
-        />
+        <ProgramFields form={form} formId={formId} program={program} onSubmit={(event) => void onSubmit(event)} />
         <ModulesEditor
           modules={modules}
           onChange={setModules}
@@ -182,16 +173,10 @@ export function ProgramForm({ program, freeTracks, focusOnMount, onDone }: Progr
             setModules((current) => current.map((module) => (module.id === moduleId ? { ...module, attachments } : module)))
           }
         />
-      </fieldset>
+      </div>
       <FormMessages error={form.formState.errors.root?.message} />
       <div className="editor-buttons program-editor-buttons">
-        <button
-          type="submit"
-          form={formId}
-          className="button"
-          disabled={allTaken || saving}
-          aria-describedby={allTaken ? takenNoteId : undefined}
-        >
+        <button type="submit" form={formId} className="button" disabled={saving}>
           {saving ? "Saving..." : "Save Program"}
         </button>
         {isEdit && (
@@ -208,37 +193,40 @@ type ProgramFieldsProps = {
   form: UseFormReturn<ProgramFormValues>;
   formId: string;
   program: AdminProgram | null;
-  freeTracks: readonly Track[];
-  /** The track shown as chosen: the program's own, or a free one picked for a new program. */
-  programId: string;
-  allTaken: boolean;
   onSubmit: FormEventHandler<HTMLFormElement>;
 };
 
 /** The program's own fields; Save Program, outside the form, submits it by its id. */
-function ProgramFields({ form, formId, program, freeTracks, programId, allTaken, onSubmit }: ProgramFieldsProps) {
+function ProgramFields({ form, formId, program, onSubmit }: ProgramFieldsProps) {
   const isEdit = program !== null;
+  const id = useWatch({ control: form.control, name: "id" }).trim();
   return (
     <form id={formId} className="form program-fields" noValidate onSubmit={onSubmit}>
-      <SelectField
+      <TextField
         label="Program ID"
-        hint={isEdit ? "A program's ID is its track and cannot change." : "A program's ID is its track."}
-        disabled={isEdit || allTaken}
+        hint={
+          isEdit
+            ? `Its address, /program/${program.id}; it cannot change.`
+            : `Its address: /program/${id === "" ? "your-program-id" : id}. Lowercase letters, digits and hyphens.`
+        }
+        disabled={isEdit}
+        maxLength={60}
+        autoComplete="off"
+        spellCheck={false}
         {...form.register("id")}
-        value={programId}
+      />
+      <SelectField
+        label="Level"
+        hint={isEdit ? "The plans that open it; it cannot change." : "Beginner is free; a paid plan opens its level and those below."}
+        disabled={isEdit}
+        {...form.register("level")}
       >
-        {isEdit ? (
-          <option value={program.id}>{program.id}</option>
-        ) : (
-          <>
-            <option value="">{allTaken ? "No track left" : "Choose a track"}</option>
-            {freeTracks.map((track) => (
-              <option key={track} value={track}>
-                {track}
-              </option>
-            ))}
-          </>
-        )}
+        <option value="">Choose a level</option>
+        {TRACKS.map((level) => (
+          <option key={level} value={level}>
+            {LEVEL_LABELS[level]}
+          </option>
+        ))}
       </SelectField>
       <TextField label="Title" maxLength={200} {...form.register("title")} />
       <TextField label="Duration" hint="e.g. 4 weeks" maxLength={200} {...form.register("duration")} />

@@ -15,6 +15,10 @@ vi.mock("../../ui/toast.tsx", () => ({
 
 function program(overrides: Partial<AdminProgram> & Pick<AdminProgram, "id" | "title">): AdminProgram {
   return {
+    level: "beginner",
+    archived: false,
+    draft: false,
+    draftQuestionCount: 0,
     duration: "4 weeks",
     priceUsd: null,
     order: 1,
@@ -30,12 +34,12 @@ const beginner = program({
   id: "beginner",
   title: "Beginner Program",
   modules: [
-    { id: "m-1", title: "Welcome", description: "Start here", youtubeId: "bQy71i4MtSQ", notes: "", freePreview: false, attachments: [] },
-    { id: "m-2", title: "Candles", description: "", youtubeId: "9VN2f8YqR0M", notes: "", freePreview: false, attachments: [] },
+    { id: "m-1", title: "Welcome", description: "Start here", youtubeId: "bQy71i4MtSQ", notes: "", freePreview: false, draft: false, attachments: [] },
+    { id: "m-2", title: "Candles", description: "", youtubeId: "9VN2f8YqR0M", notes: "", freePreview: false, draft: false, attachments: [] },
   ],
   questionCount: 1,
 });
-const intermediate = program({ id: "intermediate", title: "Intermediate Program", priceUsd: 35, order: 2 });
+const intermediate = program({ id: "intermediate", level: "intermediate", title: "Intermediate Program", priceUsd: 35, order: 2 });
 
 const quiz: AdminQuiz = {
   title: "Beginner Quiz",
@@ -91,6 +95,7 @@ const lastCall = (method: string) => calls.filter((call) => call.method === meth
 describe("Save Program rules (docs/product.md, Admin console)", () => {
   const values: ProgramFormValues = {
     id: "advanced",
+    level: "advanced",
     title: " Advanced ",
     duration: "4 weeks",
     price: "",
@@ -104,6 +109,17 @@ describe("Save Program rules (docs/product.md, Admin console)", () => {
     expect(programRequest({ ...values, duration: "" }, [])).toEqual({ error: ADMIN_MESSAGES.programRequired });
   });
 
+  it("takes an id that can be an address and is not one the site keeps, and a level", () => {
+    for (const id of ["Risk Management", "risk_management", "-risk", "risk--management", "x", "a".repeat(61)]) {
+      expect(programRequest({ ...values, id }, [])).toEqual({ error: ADMIN_MESSAGES.programIdInvalid });
+    }
+    expect(programRequest({ ...values, id: "preview" }, [])).toEqual({ error: ADMIN_MESSAGES.programIdReserved("preview") });
+    expect(programRequest({ ...values, id: "risk-management", level: "" }, [])).toEqual({ error: ADMIN_MESSAGES.levelRequired });
+    expect(programRequest({ ...values, id: "risk-management-2", level: "intermediate" }, [])).toMatchObject({
+      program: { id: "risk-management-2", level: "intermediate" },
+    });
+  });
+
   it("sends an empty price and order as null, splits and trims the description, keeps module ids", () => {
     const request = programRequest(values, [
       { key: "m-1", id: "m-1", title: "Kept", description: "", youtubeId: "bQy71i4MtSQ", notes: "", freePreview: false },
@@ -112,6 +128,7 @@ describe("Save Program rules (docs/product.md, Admin console)", () => {
     expect(request).toEqual({
       program: {
         id: "advanced",
+        level: "advanced",
         title: "Advanced",
         duration: "4 weeks",
         priceUsd: null,
@@ -187,33 +204,55 @@ describe("Programs tab (docs/product.md, Admin console)", () => {
     }
   });
 
-  it("adds a program under a free track only", async () => {
+  it("adds a program with its own id in a level, however many the level has", async () => {
     showProgramsTab();
     await screen.findByRole("heading", { name: "Add New Program" });
-    const select = screen.getByLabelText("Program ID");
-    expect(within(select).getAllByRole("option").map((option) => option.getAttribute("value"))).toEqual(["", "advanced"]);
+    const level = screen.getByLabelText("Level");
+    expect(within(level).getAllByRole("option").map((option) => option.textContent)).toEqual([
+      "Choose a level",
+      "Beginner (free)",
+      "Intermediate",
+      "Advanced",
+    ]);
 
     fireEvent.click(screen.getByRole("button", { name: "Save Program" }));
     expect(await screen.findByText(ADMIN_MESSAGES.programRequired)).toBeTruthy();
     expect(lastCall("POST")).toBeUndefined();
 
-    changes("Program ID", "advanced");
-    changes("Title", "Advanced Program");
-    changes("Duration", "4 weeks");
+    changes("Program ID", "risk-management");
+    expect(screen.getByText(/Its address: \/program\/risk-management\./)).toBeTruthy();
+    changes("Title", "Risk Management Bootcamp");
+    changes("Duration", "2 weeks");
+    fireEvent.click(screen.getByRole("button", { name: "Save Program" }));
+    expect(await screen.findByText(ADMIN_MESSAGES.levelRequired)).toBeTruthy();
+    expect(lastCall("POST")).toBeUndefined();
+
+    changes("Level", "intermediate");
     changes("Price (USD)", "50");
     fireEvent.click(screen.getByRole("button", { name: "Save Program" }));
     await waitFor(() => expect(notify.success).toHaveBeenCalledWith(ADMIN_MESSAGES.programSaved));
     expect(lastCall("POST")).toMatchObject({
       path: "/api/admin/programs",
-      body: { id: "advanced", title: "Advanced Program", priceUsd: 50, order: null, modules: [] },
+      body: { id: "risk-management", level: "intermediate", title: "Risk Management Bootcamp", priceUsd: 50, order: null, modules: [] },
     });
   });
 
-  it("says so when every track has a program", async () => {
-    answer = () => ({ body: { programs: [beginner, intermediate, program({ id: "advanced", title: "Advanced" })] } });
+  it("shows each program's level, marks an archived one, and archives or restores from its row", async () => {
+    const archived = program({ id: "crypto-basics", level: "advanced", title: "Crypto Basics", archived: true, order: 5 });
+    answer = (call) =>
+      call.method === "POST"
+        ? { body: { program: { ...archived, archived: false } } }
+        : { body: { programs: [beginner, intermediate, archived] } };
     showProgramsTab();
-    expect(await screen.findByText("All three tracks have a program. Delete one to add another.")).toBeTruthy();
-    expect(screen.getByRole("button", { name: "Save Program" }).hasAttribute("disabled")).toBe(true);
+    await screen.findByRole("rowheader", { name: /Crypto Basics/ });
+    expect(rowOf("Intermediate Program").getByRole("cell", { name: "Intermediate" })).toBeTruthy();
+    expect(rowOf("Crypto Basics").getByText("Archived")).toBeTruthy();
+    expect(rowOf("Beginner Program").queryByText("Archived")).toBeNull();
+
+    fireEvent.click(rowOf("Crypto Basics").getByRole("button", { name: "Restore Crypto Basics" }));
+    await waitFor(() => expect(notify.success).toHaveBeenCalledWith(ADMIN_MESSAGES.restored("Crypto Basics")));
+    expect(lastCall("POST")).toMatchObject({ path: "/api/admin/programs/crypto-basics/archive", body: { archived: false } });
+    expect(rowOf("Beginner Program").getByRole("button", { name: "Archive Beginner Program" })).toBeTruthy();
   });
 
   it("edits a program and its modules, keeping module ids, and shows the server's validation message", async () => {

@@ -1,14 +1,20 @@
 // The Programs tab: the program list, the Add / Edit Program form under it, the quiz of each
-// program in a modal, and deletion behind a confirmation.
+// program in a modal, archiving, and deletion behind a confirmation.
 import { useId, useRef, useState, type MouseEvent } from "react";
 import { flushSync } from "react-dom";
-import { ADMIN_MESSAGES, type AdminProgram } from "../../../shared/contracts/admin.ts";
-import { TRACKS, type Track } from "../../../shared/plans.ts";
+import { ADMIN_MESSAGES, publishMessage, type AdminProgram } from "../../../shared/contracts/admin.ts";
 import { ConfirmDialog } from "../../ui/modal.tsx";
 import { notify } from "../../ui/toast.tsx";
-import { useAdminPrograms, useDeleteProgram } from "./admin-content-api.ts";
+import {
+  useAdminPrograms,
+  useArchiveProgram,
+  useDeleteProgram,
+  usePublishProgram,
+  usePublishSummary,
+  validationMessage,
+} from "./admin-content-api.ts";
 import { RowEditButtons } from "./editable-list-buttons.tsx";
-import { ProgramForm } from "./program-form.tsx";
+import { LEVEL_LABELS, ProgramForm } from "./program-form.tsx";
 import "./programs.css";
 import { QuizModal } from "./quiz-modal.tsx";
 
@@ -23,7 +29,7 @@ export function ProgramsTab() {
   const listHeading = useRef<HTMLHeadingElement>(null);
   const programs = useAdminPrograms();
   const deletion = useDeleteProgram();
-  const [editingId, setEditingId] = useState<Track | null>(null);
+  const [editingId, setEditingId] = useState<string | null>(null);
   // Bumped after a save or Cancel Edit, so that a fresh, empty form replaces the old one.
   const [formRound, setFormRound] = useState(0);
   const [modeChanged, setModeChanged] = useState(false);
@@ -33,7 +39,6 @@ export function ProgramsTab() {
 
   const list = programs.data ?? [];
   const editing = list.find((program) => program.id === editingId) ?? null;
-  const freeTracks = TRACKS.filter((track) => !list.some((program) => program.id === track));
 
   function startEdit(program: AdminProgram) {
     setEditingId(program.id);
@@ -86,7 +91,6 @@ export function ProgramsTab() {
         <ProgramForm
           key={editing ? editing.id : `new-${formRound}`}
           program={editing}
-          freeTracks={freeTracks}
           focusOnMount={modeChanged}
           onDone={backToAdd}
         />
@@ -132,7 +136,7 @@ type ProgramAction = (event: MouseEvent<HTMLElement>, program: AdminProgram) => 
 
 type ProgramsListProps = {
   programs: ReturnType<typeof useAdminPrograms>;
-  editingId: Track | null;
+  editingId: string | null;
   onEdit: (program: AdminProgram) => void;
   onDelete: ProgramAction;
   onManageQuiz: ProgramAction;
@@ -160,6 +164,7 @@ function ProgramsList({ programs, editingId, onEdit, onDelete, onManageQuiz }: P
         <thead>
           <tr>
             <th scope="col">Title</th>
+            <th scope="col">Level</th>
             <th scope="col">Duration</th>
             <th scope="col">Price</th>
             <th scope="col">Modules</th>
@@ -170,7 +175,7 @@ function ProgramsList({ programs, editingId, onEdit, onDelete, onManageQuiz }: P
         <tbody>
           {programs.data.length === 0 ? (
             <tr>
-              <td colSpan={6} className="table-empty">
+              <td colSpan={7} className="table-empty">
                 No programs yet: add one with the form.
               </td>
             </tr>
@@ -202,14 +207,17 @@ type ProgramRowProps = {
 
 function ProgramRow({ program, editing, onEdit, onDelete, onManageQuiz }: ProgramRowProps) {
   return (
-    <tr className={editing ? "is-editing" : undefined}>
+    <tr className={[editing && "is-editing", program.archived && "is-archived"].filter(Boolean).join(" ") || undefined}>
       <th scope="row" className="program-title-cell">
         {program.title}
+        {program.archived && <span className="badge badge-neutral program-badge">Archived</span>}
+        {program.draft && <span className="badge badge-intermediate program-badge">Draft</span>}
         <span className="program-id">
           <code>{program.id}</code>
           {editing && " · editing"}
         </span>
       </th>
+      <td>{LEVEL_LABELS[program.level]}</td>
       <td>{program.duration}</td>
       <td>{formatPriceUsd(program.priceUsd)}</td>
       <td>{program.modules.length}</td>
@@ -227,8 +235,101 @@ function ProgramRow({ program, editing, onEdit, onDelete, onManageQuiz }: Progra
           >
             Manage Quiz
           </button>
+          <PublishButton program={program} />
+          <a className="button button-secondary button-small" href={`/program/${program.id}`} aria-label={`Preview ${program.title}`}>
+            Preview
+          </a>
+          <ArchiveButton program={program} />
         </div>
       </td>
     </tr>
+  );
+}
+
+/**
+ * Archive takes a program out of the catalogue, at once and without a confirmation: nothing is lost
+ * and Restore puts it back (docs/data.md, "Content").
+ */
+function ArchiveButton({ program }: { program: AdminProgram }) {
+  const archive = useArchiveProgram();
+  const label = program.archived ? "Restore" : "Archive";
+  async function toggle() {
+    const archived = !program.archived;
+    try {
+      await archive.mutateAsync({ id: program.id, archived });
+    } catch (error) {
+      notify.error(validationMessage(error) ?? ADMIN_MESSAGES.programSaveFailed);
+      return;
+    }
+    notify.success(archived ? ADMIN_MESSAGES.archived(program.title) : ADMIN_MESSAGES.restored(program.title));
+  }
+  return (
+    <button
+      type="button"
+      className="button button-secondary button-small"
+      disabled={archive.isPending}
+      onClick={() => void toggle()}
+      aria-label={`${label} ${program.title}`}
+    >
+      {label}
+    </button>
+  );
+}
+
+/** Whether anything of the program is a draft: the program, a lesson or a quiz question. */
+function hasDrafts(program: AdminProgram): boolean {
+  return program.draft || program.draftQuestionCount > 0 || program.modules.some((module) => module.draft);
+}
+
+/**
+ * Publish puts every draft of the program before learners, once the admin has read what that is
+ * and how many learners who completed the program it touches (docs/data.md, "Drafts").
+ */
+function PublishButton({ program }: { program: AdminProgram }) {
+  const [asking, setAsking] = useState(false);
+  const button = useRef<HTMLButtonElement>(null);
+  const summary = usePublishSummary(program.id, asking);
+  const publish = usePublishProgram();
+  if (!hasDrafts(program)) return null;
+
+  function close() {
+    flushSync(() => setAsking(false));
+    button.current?.focus();
+  }
+
+  async function confirm() {
+    try {
+      await publish.mutateAsync(program.id);
+    } catch (error) {
+      close();
+      notify.error(validationMessage(error) ?? ADMIN_MESSAGES.publishFailed);
+      return;
+    }
+    close();
+    notify.success(ADMIN_MESSAGES.published(program.title));
+  }
+
+  return (
+    <>
+      <button
+        ref={button}
+        type="button"
+        className="button button-small"
+        onClick={() => setAsking(true)}
+        aria-label={`Publish ${program.title}`}
+      >
+        Publish
+      </button>
+      {asking && (
+        <ConfirmDialog
+          title={`Publish ${program.title}?`}
+          message={summary.data ? publishMessage(summary.data) : summary.isError ? summary.error.message : "Counting what changes..."}
+          confirmLabel={publish.isPending ? "Publishing..." : "Publish"}
+          busy={publish.isPending || !summary.data}
+          onConfirm={() => void confirm()}
+          onCancel={close}
+        />
+      )}
+    </>
   );
 }

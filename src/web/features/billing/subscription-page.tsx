@@ -4,9 +4,10 @@ import { useEffect, useId, useRef, type ReactNode } from "react";
 import { Link } from "react-router";
 import { remainingDaysLabel, subscriptionPaymentOutcome } from "../../../shared/billing.ts";
 import { BILLING_MESSAGES, type Prices, type Subscription } from "../../../shared/contracts/billing.ts";
-import { PAID_PLANS, type PaidPlan, type Plan } from "../../../shared/plans.ts";
+import { PAID_PLANS, tracksForPlan, type PaidPlan, type Plan } from "../../../shared/plans.ts";
 import { notify } from "../../ui/toast.tsx";
 import { useSignedInUser } from "../../session/session.ts";
+import { usePrograms } from "../learning/catalog-api.ts";
 import {
   checkEligibility,
   createSubscription,
@@ -195,6 +196,9 @@ function QueuedTime({ queued }: { queued: Subscription["queued"] }) {
 
 function PlanCard(props: { id: PlanCardId; popular?: boolean; usd: string; ghs?: string; action: ReactNode }) {
   const title = PLAN_TITLES[props.id];
+  // Every program of the levels the plan opens, as the catalogue has them now.
+  const levels = tracksForPlan(props.id === "free" ? "legacyFree" : props.id);
+  const programs = usePrograms().data?.filter((program) => levels.includes(program.level)) ?? [];
   return (
     <li className={props.popular ? "card plan-card plan-card-popular" : "card plan-card"}>
       <div className="plan-card-head">
@@ -208,6 +212,11 @@ function PlanCard(props: { id: PlanCardId; popular?: boolean; usd: string; ghs?:
           <li key={feature}>{feature}</li>
         ))}
       </ul>
+      {programs.length > 0 && (
+        <p className="plan-programs">
+          <span className="plan-programs-label">Programs:</span> {programs.map((program) => program.title).join(", ")}
+        </p>
+      )}
       {props.action}
     </li>
   );

@@ -2,14 +2,9 @@
 // to the certificate, and offers the next program, or the upgrade that opens it.
 import { Link } from "react-router";
 import type { TrackDetail } from "../../../shared/contracts/learning.ts";
-import { TRACKS, type Track } from "../../../shared/plans.ts";
 import { useSignedInUser } from "../../session/session.ts";
 import { usePrograms } from "./catalog-api.ts";
 import "./completion-panel.css";
-
-function nextTrack(track: Track): Track | null {
-  return TRACKS[TRACKS.indexOf(track) + 1] ?? null;
-}
 
 /** Shown once the program is complete; nothing before. */
 export function CompletionPanel({ detail }: { detail: Pick<TrackDetail, "program" | "completion" | "quiz"> }) {
@@ -40,23 +35,26 @@ export function CompletionPanel({ detail }: { detail: Pick<TrackDetail, "program
             a mistake.
           </p>
         )}
-        <NextProgram track={program.id} />
+        <NextProgram programId={program.id} />
       </div>
     </section>
   );
 }
 
-function NextProgram({ track }: { track: Track }) {
+/** The program after this one in the catalogue's order, open to the learner or sold by an upgrade. */
+function NextProgram({ programId }: { programId: string }) {
   const { user } = useSignedInUser();
   const programs = usePrograms();
-  const next = nextTrack(track);
+  if (!programs.data) return null;
+  const at = programs.data.findIndex((program) => program.id === programId);
+  if (at === -1) return null; // archived: out of the catalogue, so it has no place in its order
+  const next = programs.data[at + 1];
   if (!next) return <p>You have completed the last program of the academy. Well done.</p>;
-  const title = programs.data?.find((program) => program.id === next)?.title;
-  if (!title) return null;
-  if (user?.tracks.includes(next)) {
+  const { title } = next;
+  if (user?.tracks.includes(next.level)) {
     return (
       <p className="completion-next">
-        Ready for more? <Link to={`/program/${next}`}>Start the {title}</Link>
+        Ready for more? <Link to={`/program/${next.id}`}>Start the {title}</Link>
       </p>
     );
   }

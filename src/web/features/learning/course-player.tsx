@@ -17,6 +17,9 @@ import { LessonQuestions } from "./lesson-questions.tsx";
 import { LessonVideoOf } from "./lesson-video.tsx";
 import { QuizPanel } from "./quiz-panel.tsx";
 
+/** What an administrator previewing a lesson not published yet reads above it (docs/data.md, "Drafts"). */
+export const DRAFT_NOTICE = "Draft: only administrators see this lesson until the program is published.";
+
 export function CoursePlayer({ detail, track, lessonId }: { detail: TrackDetail; track: string; lessonId: string }) {
   const { program, modules, quiz } = detail;
   const index = modules.findIndex((module) => module.id === lessonId);
@@ -72,6 +75,7 @@ export function CoursePlayer({ detail, track, lessonId }: { detail: TrackDetail;
                 <h2 id={`lesson-${lesson.id}`} ref={focusTarget} tabIndex={-1} className="lesson-heading">
                   {sectionTitle(index + 1, lesson.title)}
                 </h2>
+                {lesson.draft && <p className="draft-notice">{DRAFT_NOTICE}</p>}
                 <LessonVideoOf track={track} lesson={lesson} onPlayedToEnd={() => markLessonWatched(lesson.id)} />
                 <p className="module-actions">
                   <MarkWatchedButton

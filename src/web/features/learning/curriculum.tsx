@@ -85,12 +85,15 @@ function CurriculumList(props: {
               className="curriculum-link"
               aria-current={module.id === currentId ? "page" : undefined}
               // The name the lines below read as one sentence, with the state the mark draws.
-              aria-label={`${sectionTitle(index + 1, module.title)}${watched ? " (watched)" : ""}`}
+              aria-label={`${sectionTitle(index + 1, module.title)}${watched ? " (watched)" : ""}${module.draft ? " (draft)" : ""}`}
               onClick={onChoose}
             >
               <StepMark state={watched ? "done" : "todo"} />
               <span className="curriculum-text">
-                <span className="curriculum-section">Section {index + 1}</span>
+                <span className="curriculum-section">
+                  Section {index + 1}
+                  {module.draft && <span className="draft-badge">Draft</span>}
+                </span>
                 <span className="curriculum-title">{lessonTitle(module.title)}</span>
               </span>
             </Link>

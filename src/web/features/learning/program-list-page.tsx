@@ -7,17 +7,16 @@ import type { ProgramSummary } from "../../../shared/contracts/catalog.ts";
 import { paymentOutcomeMessage } from "../../../shared/contracts/billing.ts";
 import { LEARNING_MESSAGES } from "../../../shared/contracts/learning.ts";
 import type { MeUser } from "../../../shared/contracts/session.ts";
-import { isTrack, tracksForPlan } from "../../../shared/plans.ts";
+import { tracksForPlan } from "../../../shared/plans.ts";
 import { meQuery, useSignedInUser } from "../../session/session.ts";
 import { useProgress } from "./learning-api.ts";
 import { usePrograms } from "./catalog-api.ts";
 import { trackPath } from "./course.ts";
 import { ProgramCard, progressAction } from "./program-cards.tsx";
 
-/** Beginner is free for everyone; other programs open with the plan that includes them. */
-function canOpen(user: MeUser, programId: string): boolean {
-  if (!isTrack(programId)) return false;
-  return tracksForPlan("legacyFree").includes(programId) || user.tracks.includes(programId);
+/** Beginner programs are free for everyone; the others open with the plan that includes their level. */
+function canOpen(user: MeUser, program: ProgramSummary): boolean {
+  return tracksForPlan("legacyFree").includes(program.level) || user.tracks.includes(program.level);
 }
 
 /**
@@ -61,8 +60,9 @@ export function ProgramListPage() {
 
   function choose(programId: string) {
     const target = trackPath(programId);
+    const program = programs.data?.find((entry) => entry.id === programId);
     if (!user) void navigate(`/login?${new URLSearchParams({ redirect: target })}`);
-    else if (!canOpen(user, programId)) void navigate("/subscription");
+    else if (!program || !canOpen(user, program)) void navigate("/subscription");
     // Straight to the lesson the learner is at; the track's own address opens at it too.
     else void navigate(progressAction(programId, progress.data?.[programId])?.to ?? target);
   }
@@ -103,7 +103,7 @@ export function ProgramListPage() {
                 heading="h2"
                 action={progressAction(program.id, progressOf(program))?.label ?? "Start"}
                 progress={progressOf(program)}
-                note={user && !canOpen(user, program.id) ? "Not included in your plan: you will see the plans first." : null}
+                note={user && !canOpen(user, program) ? "Not included in your plan: you will see the plans first." : null}
                 onChoose={choose}
               />
             ))}
