@@ -26,6 +26,11 @@ test("a learner renames themself, moves to a new email once its link is opened, 
   const newEmail = uniqueEmail("moved");
   await signedInAccount(context, request, { email });
 
+  // The verification link, opened again while signed in, says it was used already.
+  await page.goto(await readLinkFromMail(request, email, "/verify-email"));
+  await expect(main(page).getByRole("status")).toHaveText("Your email is already verified.");
+  await expect(main(page).getByRole("link", { name: "Go to My Programs" })).toBeVisible();
+
   await page.goto("/");
   await page.getByRole("button", { name: /account menu/ }).click();
   await page.getByRole("menuitem", { name: "Your Account" }).click();
@@ -34,11 +39,12 @@ test("a learner renames themself, moves to a new email once its link is opened, 
   await expect(page).toHaveTitle(/^Your Account/);
 
   const name = card(page, "Name");
-  await name.getByLabel("Full Name").fill("  Kwame Mensah ");
+  await name.getByLabel("Full Name").fill("  Akosua Adjoa Mensah ");
   await name.getByRole("button", { name: "Save Name" }).click();
   await expect(name.getByRole("status")).toHaveText("Your name has been saved.");
-  await expect(name.getByLabel("Full Name")).toHaveValue("Kwame Mensah");
-  await expect(page.getByRole("button", { name: /account menu/ })).toContainText("KM");
+  await expect(name.getByLabel("Full Name")).toHaveValue("Akosua Adjoa Mensah");
+  // The first and the last name's letters.
+  await expect(page.getByRole("button", { name: "AM account menu" })).toBeVisible();
 
   const emailCard = card(page, "Email");
   await emailCard.getByLabel("New Email").fill(newEmail);
@@ -46,8 +52,9 @@ test("a learner renames themself, moves to a new email once its link is opened, 
   await expect(emailCard.getByRole("status")).toContainText(`We sent a link to ${newEmail}.`);
   await expect(emailCard.getByText(email)).toBeVisible();
   await page.goto(await readLinkFromMail(request, newEmail, "/verify-email"));
-  await expect(page.getByText("Email verified successfully!")).toBeVisible();
-  await page.goto("/account");
+  await expect(main(page).getByRole("status")).toHaveText(`Your email is now ${newEmail}`);
+  await main(page).getByRole("link", { name: "Back to Your Account" }).click();
+  await expect(page).toHaveURL(/\/account$/);
   await expect(card(page, "Email").getByText(newEmail)).toBeVisible();
 
   const password = card(page, "Password");
@@ -87,6 +94,16 @@ test("a learner sees where they are signed in and signs another device out", asy
 
   await phonePage.goto("/account");
   await expect(phonePage).toHaveURL(/\/login\?redirect=%2Faccount$/);
+  const phoneMain = phonePage.getByRole("main");
+  await expect(phoneMain.getByRole("status")).toHaveText(
+    "You were signed out on this device from another session. Please log in again.",
+  );
+  // The words stand until the next step: a sign-in attempt replaces them with its own answer.
+  await phoneMain.getByLabel("Email").fill(email);
+  await phoneMain.getByLabel("Password", { exact: true }).fill("not my password");
+  await phoneMain.getByRole("button", { name: "Sign In", exact: true }).click();
+  await expect(phoneMain.getByRole("alert")).toHaveText("Incorrect email or password. Please try again.");
+  await expect(phoneMain.getByRole("status")).toHaveCount(0);
   await phone.close();
 });
 

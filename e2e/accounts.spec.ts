@@ -110,6 +110,11 @@ test.describe("registration, verification and login", () => {
     expect(Date.now() - verifiedAt).toBeGreaterThanOrEqual(2_500);
     await expect(status(page)).toHaveText("Email verified successfully!");
 
+    // The verified step's words go when the next step starts: a wrong password shows alone.
+    await logIn(page, email, "not my password");
+    await expect(alert(page)).toHaveText("Incorrect email or password. Please try again.");
+    await expect(page.getByText("Email verified successfully!")).toHaveCount(0);
+
     await logIn(page, email, DEFAULT_PASSWORD);
     await expect(page).toHaveURL("/about");
     await expect(page.getByText("Login successful!")).toBeVisible();

@@ -80,6 +80,9 @@ test("a learner sees their payments on /subscription and opens a printable recei
   await expect(receipt).toContainText("1 month of the Intermediate plan");
   await expect(receipt).toContainText("US$ 35.00 at 15.45 cedis per dollar");
   await expect(receipt.getByRole("row", { name: /Total paid/ })).toContainText("GH₵ 541.00");
+  // The business and how Paystack says it was paid: the checkout's first choice, its test card.
+  await expect(receipt.getByText("Trading Academy", { exact: true })).toBeVisible();
+  await expect(receipt.getByText("Visa card ending in 4081", { exact: true })).toBeVisible();
   await expect(page.getByRole("button", { name: "Print receipt" })).toBeVisible();
   await expectNoAxeViolations(page, "a receipt");
   await screens(page, "receipt");
@@ -103,6 +106,60 @@ test("a learner sees their payments on /subscription and opens a printable recei
   );
   await expect(strangerPage.getByText("Ama Mensah")).toHaveCount(0);
   await stranger.close();
+});
+
+test("a learner who paid by mobile money opens the receipt from its email, and it prints on one A4 page", async ({
+  page,
+  context,
+  request,
+}, testInfo) => {
+  const email = uniqueEmail(testInfo);
+  await signedInAccount(context, request, { email, name: "Akosua Adjoa Mensah" });
+  await page.goto("/subscription");
+  await planCard(page, "Intermediate").getByRole("button", { name: "Upgrade" }).click();
+  await checkout(page).getByLabel("Mobile money").check();
+  await checkout(page).getByRole("button", { name: "Pay" }).click();
+  await expect(page).toHaveURL("/program");
+
+  let link = "";
+  await expect
+    .poll(async () => {
+      const mail = (await mailFor(request, email)).find((m) => m.subject.startsWith("Your Trading Academy receipt"));
+      link = mail?.text.match(/View your receipt: (\S+)/)?.[1] ?? "";
+      return link;
+    }, { timeout: 15_000 })
+    .toMatch(/\/subscription\/receipts\/LTF-INTERMEDIATE-\d+$/);
+  await page.goto(link);
+  const receipt = page.getByRole("article", { name: "Payment receipt" });
+  await expect(receipt).toContainText("Akosua Adjoa Mensah");
+  await expect(receipt.getByText("MTN Mobile Money 055***4987", { exact: true })).toBeVisible();
+  await expect(receipt).toContainText(/\d+ \w+ \d{4} to \d+ \w+ \d{4}/);
+
+  // The longest a receipt gets (a configured address and tax number, refunds) still prints on one A4 page.
+  const reference = new URL(link).pathname.split("/").pop() ?? "";
+  await page.route(`**/api/payments/${reference}`, async (route) => {
+    const answer = await route.fetch();
+    const body: Record<string, unknown> = await answer.json();
+    const refund = { amountMinor: 5_000, status: "processed", createdAt: new Date().toISOString(), processedAt: new Date().toISOString() };
+    await route.fulfill({
+      response: answer,
+      json: {
+        ...body,
+        business: { name: "Trading Academy Ltd", address: "12 Liberation Road, Airport Residential Area, Accra, Ghana", taxNumber: "C0012345678" },
+        refundedMinor: 15_000,
+        refunds: [refund, refund, { ...refund, status: "pending", processedAt: null }],
+      },
+    });
+  });
+  await page.reload();
+  await expect(receipt).toContainText("Tax number: C0012345678");
+  await expect(receipt.getByRole("row", { name: /Total after refunds/ })).toContainText("GH₵ 391.00");
+  await screens(page, "receipt-full");
+  await page.emulateMedia({ media: "print" });
+  await page.screenshot({ path: "test-results/screens/receipt-full-print.png", fullPage: true });
+  const pdf = await page.pdf({ format: "A4", path: "test-results/screens/receipt-full.pdf" });
+  const pages = pdf.toString("latin1").match(/\/Type\s*\/Page(?!s)/g) ?? [];
+  expect(pages).toHaveLength(1);
 });
 
 test("an admin refunds a payment from the Payments tab, after a confirmation naming the amount and the learner", async ({

@@ -52,7 +52,7 @@ type TransactionData = {
   gateway_response: string;
   metadata: unknown;
   customer: { email: string };
-  authorization: { channel: string; reusable: boolean };
+  authorization: Record<string, unknown>;
 };
 
 const receiver = new WebhookReceiver();
@@ -138,8 +138,9 @@ describe("Paystack simulator API", () => {
       gateway_response: "The transaction was not completed",
       metadata: INITIALIZE_BODY.metadata,
       customer: { email: INITIALIZE_BODY.email },
-      authorization: { channel: "card", reusable: false },
     });
+    // Paystack reports an empty authorization until something has paid.
+    expect((await verify(INITIALIZE_BODY.reference)).authorization).toEqual({});
   });
 
   it("settles a simulated success and signs a charge.success webhook carrying verify's data", async () => {
@@ -155,6 +156,16 @@ describe("Paystack simulator API", () => {
       paid_at: new Date(CREATED_AT + 60_000).toISOString(),
       gateway_response: "Successful",
       fees: 1053,
+      // Paystack's test Visa card, as its Verify answer names a card.
+      authorization: {
+        channel: "card",
+        brand: "visa",
+        card_type: "visa ",
+        last4: "4081",
+        bank: "TEST BANK",
+        authorization_code: expect.stringMatching(/^AUTH_/),
+        reusable: true,
+      },
     });
 
     expect(receiver.received).toHaveLength(1);
@@ -430,10 +441,19 @@ describe("Paystack simulator checkout", () => {
     expect(response.json()).toMatchObject({ status: true, data: { reference, status: "success" } });
 
     const verified = await verify(reference);
+    // Paystack's test MTN wallet, as its Verify answer names mobile money: never reusable.
     expect(verified).toMatchObject({
       status: "success",
       channel: "mobile_money",
-      authorization: { channel: "mobile_money" },
+      authorization: {
+        channel: "mobile_money",
+        bank: "MTN",
+        brand: "Mtn",
+        bin: "055",
+        last4: "4987",
+        mobile_money_number: "0551234987",
+        reusable: false,
+      },
     });
     expect(receiver.received.map((webhook) => webhookBody(webhook))).toEqual([{ event: "charge.success", data: verified }]);
 

@@ -36,6 +36,9 @@ const GATEWAY_RESPONSES: Record<TransactionStatus, string> = {
   failed: "Declined",
 };
 
+// Paystack's test mobile-money number for MTN in Ghana.
+const TEST_WALLET = "0551234987";
+
 // Paystack Ghana's fee for local cards and mobile money.
 const FEE_RATE = 0.0195;
 const WEBHOOK_TIMEOUT_MS = 5000;
@@ -155,13 +158,49 @@ function transactionData(transaction: Transaction, customerId: number) {
       metadata: null,
       risk_action: "default",
     },
-    // Never reusable: the app renews by a new payment and never charges an authorization again.
-    authorization: {
-      channel,
-      bank: channel === "card" ? "TEST BANK" : "MTN",
+    authorization: status === "abandoned" ? {} : authorizationOf(transaction),
+  };
+}
+
+/**
+ * The `authorization` Paystack reports for what paid (Paystack's test Visa card, and its test MTN
+ * wallet in Ghana); `{}` while nothing has. Mobile money is never reusable; the app charges no
+ * authorization again either way.
+ */
+function authorizationOf(transaction: Transaction) {
+  const code = `AUTH_${createHash("sha256").update(transaction.reference).digest("hex").slice(0, 10)}`;
+  if (transaction.channel === "mobile_money") {
+    return {
+      authorization_code: code,
+      bin: "055",
+      last4: "4987",
+      exp_month: "12",
+      exp_year: "9999",
+      channel: "mobile_money",
+      card_type: "",
+      bank: "MTN",
       country_code: "GH",
+      brand: "Mtn",
       reusable: false,
-    },
+      signature: null,
+      account_name: null,
+      mobile_money_number: TEST_WALLET,
+    };
+  }
+  return {
+    authorization_code: code,
+    bin: "408408",
+    last4: "4081",
+    exp_month: "12",
+    exp_year: "2030",
+    channel: "card",
+    card_type: "visa ",
+    bank: "TEST BANK",
+    country_code: "GH",
+    brand: "visa",
+    reusable: true,
+    signature: `SIG_${code.slice(5)}`,
+    account_name: null,
   };
 }
 

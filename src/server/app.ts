@@ -144,7 +144,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.removeContentTypeParser("text/plain");
 
   const mailer = createMailer({ env, db: database.db, log: app.log });
-  const billingEmails = createBillingJobHandlers({ db: database.db, mailer, appUrl: env.appUrl });
+  const billingEmails = createBillingJobHandlers({ db: database.db, mailer, appUrl: env.appUrl, business: env.business });
   const accountEmails = createAccountJobHandlers({ mailer, appUrl: env.appUrl });
   const supportEmails = createSupportJobHandlers({ db: database.db, mailer, appUrl: env.appUrl });
   const cohortJobs = createCohortJobHandlers({ db: database.db, mailer, appUrl: env.appUrl });

@@ -150,6 +150,10 @@ const envSchema = z.object({
   YOUTUBE_IFRAME_API_URL: webUrl(YOUTUBE_IFRAME_API).default(YOUTUBE_IFRAME_API),
   SUPPORT_EMAIL: z.email().default("support@tradingacademy.com"),
   SUPPORT_PHONE: z.string().default("+233 30 290 1234"),
+  // Who issues the receipts (docs/subscriptions.md, "Receipts").
+  BUSINESS_NAME: z.string().max(200).default("Trading Academy"),
+  BUSINESS_ADDRESS: z.string().max(500).optional(),
+  BUSINESS_TAX_NUMBER: z.string().max(100).optional(),
   SOCIAL_LINKS: z
     .string()
     .default(
@@ -198,6 +202,8 @@ export type Env = {
   youtubeIframeApiUrl: string;
   supportEmail: string;
   supportPhone: string;
+  /** The business named on receipts; the address and tax number only when configured. */
+  business: Business;
   socialLinks: { label: string; href: string }[];
   authSecret: string;
   /** `announcementsPerMinute`: at most this many announcement emails leave in any minute. */
@@ -213,6 +219,8 @@ export type Env = {
     userInfoUrl: string;
   } | null;
 };
+
+export type Business = { name: string; address: string | null; taxNumber: string | null };
 
 export type PaystackConfig =
   | { mode: "live" | "simulator"; secretKey: string; apiUrl: string; inlineScriptUrl: string }
@@ -304,6 +312,7 @@ export function readEnv(source: Record<string, string | undefined> = process.env
     youtubeIframeApiUrl: env.YOUTUBE_IFRAME_API_URL,
     supportEmail: env.SUPPORT_EMAIL,
     supportPhone: env.SUPPORT_PHONE,
+    business: { name: env.BUSINESS_NAME.trim(), address: env.BUSINESS_ADDRESS?.trim() ?? null, taxNumber: env.BUSINESS_TAX_NUMBER?.trim() ?? null },
     socialLinks: env.SOCIAL_LINKS,
     authSecret: env.AUTH_SECRET ?? DEVELOPMENT_AUTH_SECRET,
     mail: { smtpUrl: env.SMTP_URL ?? null, from: env.MAIL_FROM, announcementsPerMinute: env.ANNOUNCEMENT_MAILS_PER_MINUTE },

@@ -3,6 +3,7 @@ import {
   cediAmountPesewas,
   checkEligibility,
   nextCohort,
+  priceAtRateText,
   paymentReference,
   remainingDays,
   remainingDaysLabel,
@@ -111,5 +112,13 @@ describe("subscriptionPaymentOutcome (docs/subscriptions.md, Paid time is never 
     expect(paymentOutcomeMessage("queued")).not.toMatch(/upgraded/);
     expect(paymentOutcomeMessage("toString")).toBeNull();
     expect(paymentOutcomeMessage(null)).toBeNull();
+  });
+});
+
+describe("priceAtRateText", () => {
+  it("shows the rate to at most 4 decimals, without trailing zeros", () => {
+    expect(priceAtRateText(3500, "15.450000")).toBe("US$ 35.00 at 15.45 cedis per dollar");
+    expect(priceAtRateText(5000, "15.123456")).toBe("US$ 50.00 at 15.1235 cedis per dollar");
+    expect(priceAtRateText(10_000, "12.000000")).toBe("US$ 100.00 at 12 cedis per dollar");
   });
 });

@@ -38,6 +38,18 @@ export function formatGhs(amountMinor: number): string {
   return `GH₵ ${cediNumber.format(amountMinor / 100)}`;
 }
 
+const usdNumber = new Intl.NumberFormat("en-US", { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+const rateNumber = new Intl.NumberFormat("en-US", { maximumFractionDigits: 4 });
+
+/**
+ * A receipt's price line (docs/subscriptions.md, "Receipts"): the dollar price and the rate it was
+ * charged at, the rate to at most 4 decimals without trailing zeros: "US$ 35.00 at 15.45 cedis per
+ * dollar" for 3500 cents at "15.450000".
+ */
+export function priceAtRateText(priceUsdCents: number, exchangeRate: string): string {
+  return `US$ ${usdNumber.format(priceUsdCents / 100)} at ${rateNumber.format(Number(exchangeRate))} cedis per dollar`;
+}
+
 /** Days left in a period: the ceiling of the days to its end, never below 0. */
 export function remainingDays(end: Date, now: Date): number {
   return Math.max(0, Math.ceil((end.getTime() - now.getTime()) / DAY_MS));

@@ -4,7 +4,7 @@
 // docs/product.md, "Limits"), and so does a call through `auth.api`.
 import { createAuthMiddleware, getSessionFromCtx, isAPIError } from "better-auth/api";
 import { and, eq, isNotNull, sql } from "drizzle-orm";
-import { decodeJwt } from "jose";
+import { decodeJwt, jwtVerify } from "jose";
 import { ACCOUNT_MESSAGES } from "../../shared/contracts/account-settings.ts";
 import { AUTH_MESSAGES, LIMIT_MESSAGES } from "../../shared/contracts/accounts.ts";
 import type { Db } from "../db/client.ts";
@@ -83,6 +83,28 @@ async function checkChangedEmailStillFree(db: Db, token: string | null): Promise
 }
 
 /**
+ * A verification link opened again once its email is verified (a second device, a reused link):
+ * the library would answer as it did the first time; ours says so, for the page to say it
+ * (docs/accounts.md, "Verification links"). Only for a token the library would take: signed
+ * with our secret, unexpired, naming this account.
+ */
+async function alreadyVerifiedAnswer(db: Db, ctx: HookContext, token: string | null) {
+  if (!token) return;
+  let payload: unknown;
+  try {
+    ({ payload } = await jwtVerify(token, new TextEncoder().encode(ctx.context.secret), { algorithms: ["HS256"] }));
+  } catch {
+    return; // the library refuses it, in its own words
+  }
+  const email = emailIn(payload, "email");
+  if (!email || stringIn(payload, "updateTo")) return;
+  const [user] = await db.select({ id: users.id, emailVerified: users.emailVerified }).from(users).where(sql`lower(${users.email}) = ${email}`);
+  const boundTo = stringIn(payload, "userId");
+  if (!user?.emailVerified || (boundTo && boundTo !== user.id)) return;
+  return ctx.json({ status: true, user: null, alreadyVerified: true });
+}
+
+/**
  * Deleting an account that has a password asks for it (docs/accounts.md, "Deleting an account"):
  * without one, the library would settle for a recent sign-in, which is the confirmation only of
  * an account that signs in with Google or MQL5.
@@ -134,7 +156,9 @@ export function authHooks(db: Db) {
       } else if (ctx.path === "/change-email") {
         await checkNewEmail(db, ctx);
       } else if (ctx.path === "/verify-email") {
-        await checkChangedEmailStillFree(db, stringIn(ctx.query, "token"));
+        const token = stringIn(ctx.query, "token");
+        await checkChangedEmailStillFree(db, token);
+        return alreadyVerifiedAnswer(db, ctx, token);
       } else if (ctx.path === "/delete-user") {
         await requirePasswordToDelete(db, ctx);
       }

@@ -1,7 +1,7 @@
 // Who is calling: the session comes from Better Auth's session table, the entitlements from our
 // users row, and the effective plan is decided here on the server, never taken from the browser.
 import { createHmac, timingSafeEqual } from "node:crypto";
-import { parseCookie } from "cookie";
+import { parseCookie, stringifySetCookie } from "cookie";
 import { eq, sql } from "drizzle-orm";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { effectivePlan, type Plan } from "../../shared/plans.ts";
@@ -124,6 +124,25 @@ export async function currentUser(request: FastifyRequest): Promise<CurrentUser 
   const extendFrom = row.expiresAt.getTime() - (sessionConfig.expiresIn - sessionConfig.updateAge) * 1000;
   if (row.expiresAt.getTime() <= now || extendFrom <= now) return currentUserFromAuthLibrary(request);
   return { ...row.user, plan: effectivePlan(row.user, new Date(now)) };
+}
+
+/**
+ * Whether the request carries a session cookie we signed whose session is gone: this device was
+ * signed out from another one (docs/accounts.md, "Signed out elsewhere"). The cookie is cleared,
+ * so this is said once. An expired session is not gone yet here: the library removes it.
+ */
+export async function endedSession(request: FastifyRequest, reply: FastifyReply): Promise<boolean> {
+  const { authCookies, secret } = await request.server.auth.$context;
+  const { name, attributes } = authCookies.sessionToken;
+  const signed = sessionCookieValue(request.headers.cookie, name);
+  const token = signed ? verifiedSessionToken(signed, secret) : null;
+  if (!token) return false;
+  const [session] = await request.server.db.select({ id: sessions.id }).from(sessions).where(eq(sessions.token, token));
+  if (session) return false;
+  // Cleared as the library sets it: the same name, path and domain.
+  const { path, domain, httpOnly, secure } = attributes;
+  reply.header("set-cookie", stringifySetCookie({ name, value: "", maxAge: 0, path, domain, httpOnly, secure, sameSite: "lax" }));
+  return true;
 }
 
 /** Hook: a signed-in user with a verified email, else 401 or 403. Sets request.user. */

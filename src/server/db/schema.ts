@@ -443,6 +443,16 @@ export const payments = pgTable(
     // What has been given back through refunds Paystack accepted (and did not fail); status becomes
     // refunded when it is all (docs/subscriptions.md, "Refunds").
     refundedMinor: integer("refunded_minor").notNull().default(0),
+    // How the learner paid, from Paystack's verified transaction when it was credited
+    // (docs/subscriptions.md, "Receipts"): its channel (card, mobile_money, ...), the card's brand
+    // or the wallet's network, and the number masked (the card's last 4 digits, the wallet's
+    // 055***4987). Null for a payment credited before these were kept.
+    methodChannel: text("method_channel"),
+    methodBrand: text("method_brand"),
+    methodNumber: text("method_number"),
+    // The month a subscription payment bought, for its receipt; null for the waitlist.
+    periodStart: timestamp("period_start", { withTimezone: true }),
+    periodEnd: timestamp("period_end", { withTimezone: true }),
     createdAt: createdAt(),
   },
   (table) => [

@@ -4,6 +4,24 @@ import { createHmac, timingSafeEqual } from "node:crypto";
 import { z } from "zod";
 import type { PaystackConfig } from "../env.ts";
 
+/**
+ * What pays: a card (`brand` visa, `card_type` "visa DEBIT", `last4`) or a mobile-money wallet
+ * (`bank` the network, `mobile_money_number`, `bin` and `last4` its ends). Paystack sends `{}` for
+ * a transaction never paid; a shape we do not know is dropped, never a reason to refuse a payment.
+ */
+const authorizationSchema = z
+  .object({
+    channel: z.string().nullish(),
+    brand: z.string().nullish(),
+    card_type: z.string().nullish(),
+    bank: z.string().nullish(),
+    bin: z.string().nullish(),
+    last4: z.string().nullish(),
+    mobile_money_number: z.string().nullish(),
+  })
+  .nullish()
+  .catch(null);
+
 export const paystackTransactionSchema = z.object({
   status: z.string(),
   reference: z.string(),
@@ -12,8 +30,50 @@ export const paystackTransactionSchema = z.object({
   paid_at: z.string().nullish(),
   channel: z.string().nullish(),
   gateway_response: z.string().nullish(),
+  authorization: authorizationSchema,
 });
 export type PaystackTransaction = z.infer<typeof paystackTransactionSchema>;
+
+/** How a payment was made, as a receipt names it (docs/subscriptions.md, "Receipts"). */
+export type PaymentMethod = { methodChannel: string; methodBrand: string | null; methodNumber: string | null };
+
+// Ghana's mobile-money networks by the names and codes Paystack uses for them.
+const NETWORKS: Record<string, string> = {
+  mtn: "MTN",
+  vod: "Telecel",
+  vodafone: "Telecel",
+  telecel: "Telecel",
+  atl: "AirtelTigo",
+  tgo: "AirtelTigo",
+  airteltigo: "AirtelTigo",
+};
+
+const digitsOf = (value: string | null | undefined) => value?.replace(/\D/g, "") || null;
+const titleCase = (value: string) => value.toLowerCase().replace(/\b\w/g, (letter) => letter.toUpperCase());
+
+/**
+ * The payment method of a verified transaction, from its `authorization`: a card's brand and last
+ * 4 digits; a wallet's network and its number masked (055***4987: the full number is never kept).
+ * Null when Paystack names no channel.
+ */
+export function paymentMethodOf(transaction: PaystackTransaction): PaymentMethod | null {
+  const authorization = transaction.authorization;
+  const channel = authorization?.channel || transaction.channel;
+  if (!channel) return null;
+  if (channel === "mobile_money") {
+    const wallet = digitsOf(authorization?.mobile_money_number);
+    const first = wallet?.slice(0, 3) ?? digitsOf(authorization?.bin)?.slice(0, 3) ?? "";
+    const last = wallet?.slice(-4) ?? digitsOf(authorization?.last4);
+    const network = authorization?.bank?.trim() || authorization?.brand?.trim() || null;
+    return {
+      methodChannel: channel,
+      methodBrand: network && (NETWORKS[network.toLowerCase().replace(/\s+/g, "")] ?? network),
+      methodNumber: last ? `${first}***${last}` : null,
+    };
+  }
+  const brand = channel === "card" ? authorization?.brand?.trim() || authorization?.card_type?.trim().split(/\s+/)[0] : authorization?.bank?.trim();
+  return { methodChannel: channel, methodBrand: brand ? titleCase(brand) : null, methodNumber: digitsOf(authorization?.last4)?.slice(-4) ?? null };
+}
 
 const initializeResponseSchema = z.object({
   status: z.literal(true),

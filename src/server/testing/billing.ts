@@ -39,6 +39,8 @@ const simulateResponseSchema = z.object({
 
 export type Settlement = {
   outcome: "success" | "failed";
+  /** What paid: Paystack's test card (the default) or its test MTN wallet. */
+  channel?: "card" | "mobile_money";
   /** What verify and the webhook then report instead of the amount initialized (tampering). */
   amount?: number;
   currency?: string;

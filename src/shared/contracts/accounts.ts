@@ -36,6 +36,10 @@ export const AUTH_MESSAGES = {
   passwordResetDone: "Your password has been reset. Please log in.",
   resetLinkInvalid: "This password reset link is invalid or has expired. Please request a new one.",
   emailVerified: "Email verified successfully!",
+  // A reused verification link, opened signed in (signed out, it is `alreadyVerified`).
+  emailAlreadyVerified: "Your email is already verified.",
+  emailChanged: (email: string) => `Your email is now ${email}`,
+  signedOutElsewhere: "You were signed out on this device from another session. Please log in again.",
   verificationEmailSent: "Verification email sent. Please check your inbox.",
   emailNotVerified: "Please verify your email before logging in. We sent you a new verification link.",
   googleAccountExists: "An account already exists with the same email but different sign-in credentials.",
@@ -212,3 +216,12 @@ export const socialSignInRequestSchema = z.object({
 export type SocialSignInRequest = z.infer<typeof socialSignInRequestSchema>;
 export const socialSignInResponseSchema = z.object({ url: z.string(), redirect: z.boolean() });
 
+/**
+ * GET /api/auth/verify-email's answer (docs/accounts.md, "Verification links"): the library's
+ * `user` is the account at its new address after an email change, null after a verification;
+ * `alreadyVerified` is ours, for a link whose email was verified before.
+ */
+export const verifyEmailResponseSchema = z.object({
+  user: z.optional(z.nullable(z.object({ email: z.string() }))),
+  alreadyVerified: z.optional(z.boolean()),
+});

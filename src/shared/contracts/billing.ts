@@ -197,12 +197,46 @@ export type PaymentHistory = z.infer<typeof paymentHistorySchema>;
 
 export const receiptParamsSchema = z.object({ reference: z.string().check(z.minLength(1), z.maxLength(100)) });
 
+/**
+ * How a payment was made, as Paystack's verified transaction named it (docs/subscriptions.md,
+ * "Receipts"): the channel, the card's brand or the wallet's network, the number masked.
+ */
+export const paymentMethodSchema = z.object({
+  channel: z.string(),
+  brand: z.nullable(z.string()),
+  number: z.nullable(z.string()),
+});
+export type PaymentMethod = z.infer<typeof paymentMethodSchema>;
+
+/** "Visa card ending in 4081", "MTN Mobile Money 055***4987"; for another channel, its name. */
+export function paymentMethodText(method: PaymentMethod): string {
+  if (method.channel === "card") {
+    return `${method.brand ? `${method.brand} card` : "Card"}${method.number ? ` ending in ${method.number}` : ""}`;
+  }
+  const channel = method.channel === "mobile_money" ? "Mobile Money" : method.channel.replace(/_/g, " ");
+  return [method.brand, channel, method.number].filter(Boolean).join(" ");
+}
+
+/** The receipt page of a payment (src/shared/routes.ts, "receipt"), linked from the history and the receipt email. */
+export function receiptPath(reference: string): string {
+  return `/subscription/receipts/${encodeURIComponent(reference)}`;
+}
+
 /** GET /api/payments/:reference: the receipt of one of the learner's paid payments. */
 export const receiptSchema = z.extend(learnerPaymentSchema, {
+  /** Who issues it: the address and tax number only when configured (README, Configuration). */
+  business: z.object({ name: z.string(), address: z.nullable(z.string()), taxNumber: z.nullable(z.string()) }),
   name: z.string(),
   email: z.string(),
   priceUsdCents: z.int(),
   exchangeRate: z.string(),
+  /** Null for a payment credited before the method was kept. */
+  method: z.nullable(paymentMethodSchema),
+  /** The month a subscription payment bought; null for the waitlist (and payments before it was kept). */
+  periodStart: z.nullable(z.string()),
+  periodEnd: z.nullable(z.string()),
+  /** The cohort a waitlist payment holds a place in. */
+  cohort: z.nullable(z.string()),
   refunds: z.array(
     z.object({
       amountMinor: z.int(),

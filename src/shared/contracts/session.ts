@@ -17,7 +17,14 @@ export const meUserSchema = z.object({
 });
 export type MeUser = z.infer<typeof meUserSchema>;
 
-export const meResponseSchema = z.object({ user: z.nullable(meUserSchema) });
+export const meResponseSchema = z.object({
+  user: z.nullable(meUserSchema),
+  /**
+   * This device's session was ended from another one (signed out from the account page, a new
+   * password): said once, then the cookie is gone (docs/accounts.md, "Signed out elsewhere").
+   */
+  signedOutElsewhere: z.optional(z.boolean()),
+});
 
 /** Sign-in, sign-out, verify and reset answers whose body the browser does not read: the status says it all. */
 export const authAcknowledgementSchema = z.unknown();

@@ -139,14 +139,17 @@ describe("accounts: register, verify, sign in, sign out", () => {
       expect((await userRow(email)).emailVerified).toBe(true);
     });
 
-    it("treats a link opened twice (a second device) as verified, changing nothing", async () => {
+    it("treats a link opened twice (a second device) as verified, changing nothing, and says it was already", async () => {
       const email = "twice@example.com";
       await register(t, registrationForm(email), nextIp());
       const token = (await linkInLastMail(t, email, "/verify-email")).searchParams.get("oobCode") ?? "";
-      expect((await verifyEmail(t, token)).statusCode).toBe(200);
+      const first = await verifyEmail(t, token);
+      expect(first.statusCode).toBe(200);
+      expect(first.json()).not.toHaveProperty("alreadyVerified");
 
       const again = await verifyEmail(t, token);
       expect(again.statusCode, again.body).toBe(200);
+      expect(again.json()).toEqual({ status: true, user: null, alreadyVerified: true });
       expect(again.headers["set-cookie"]).toBeUndefined();
       expect((await userRow(email)).emailVerified).toBe(true);
     });
@@ -241,6 +244,31 @@ describe("accounts: register, verify, sign in, sign out", () => {
       expect(response.statusCode).toBe(200);
       expect(response.json()).toEqual({ user: null });
       expect(response.headers["cache-control"]).toBe("no-store");
+    });
+
+    it("says once that this device's session was ended from another one, and clears its cookie", async () => {
+      const email = "two-devices@example.com";
+      const { cookie: laptop } = await createSignedInUser(t, { email, nextIp });
+      const phoneSignIn = await signIn(t, email, PASSWORD, nextIp());
+      const phone = cookieHeader(phoneSignIn.headers["set-cookie"]);
+      expect(await me(t, phone)).toMatchObject({ email });
+
+      const revoke = await t.app.inject({
+        method: "POST",
+        url: "/api/auth/revoke-other-sessions",
+        headers: { cookie: laptop, origin: ORIGIN },
+        payload: {},
+      });
+      expect(revoke.statusCode, revoke.body).toBe(200);
+
+      const response = await t.app.inject({ method: "GET", url: "/api/me", headers: { cookie: phone } });
+      expect(response.json()).toEqual({ user: null, signedOutElsewhere: true });
+      const cleared = cookieHeader(phoneSignIn.headers["set-cookie"], response.headers["set-cookie"]);
+      expect(cleared).not.toContain("ta.session_token");
+      expect((await t.app.inject({ method: "GET", url: "/api/me", headers: { cookie: cleared } })).json()).toEqual({ user: null });
+      // A cookie that was never ours says nothing of the kind.
+      const forged = "ta.session_token=made-up.c2lnbmF0dXJl";
+      expect((await t.app.inject({ method: "GET", url: "/api/me", headers: { cookie: forged } })).json()).toEqual({ user: null });
     });
 
     it("reflects plan changes made on the server, and an expired paid plan counts as free", async () => {

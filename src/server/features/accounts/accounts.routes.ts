@@ -15,7 +15,7 @@ import {
   registerResponseSchema,
 } from "../../../shared/contracts/accounts.ts";
 import { meResponseSchema } from "../../../shared/contracts/session.ts";
-import { currentUser, requireUser, signedInUser, signedSessionToken } from "../../auth/session.ts";
+import { currentUser, endedSession, requireUser, signedInUser, signedSessionToken } from "../../auth/session.ts";
 import { toWebHeaders } from "../../auth/web-headers.ts";
 import { HttpError } from "../../plugins/errors.ts";
 import { listAccountSessions, requestEmailChange, revokeAccountSession } from "./account-settings.service.ts";
@@ -48,7 +48,8 @@ export const accountsRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get("/api/me", { schema: { response: { 200: meResponseSchema } } }, async (request, reply) => {
     const user = await currentUser(request);
     reply.header("cache-control", "no-store");
-    return { user: user ? toMe(user) : null };
+    if (user) return { user: toMe(user) };
+    return (await endedSession(request, reply)) ? { user: null, signedOutElsewhere: true } : { user: null };
   });
 
   app.post(

@@ -6,10 +6,10 @@ import { ensureCohort } from "../cohorts/cohorts.service.ts";
 import { BILLING_MESSAGES } from "../../../shared/contracts/billing.ts";
 import type { CurrentUser } from "../../auth/session.ts";
 import { auditLog, payments, users, waitlist } from "../../db/schema.ts";
-import type { PaystackTransaction } from "../../integrations/paystack.ts";
+import { paymentMethodOf, type PaystackTransaction } from "../../integrations/paystack.ts";
 import { enqueueJob } from "../../jobs/queue.ts";
 import { HttpError } from "../../plugins/errors.ts";
-import { addPaidMonth, periodOf } from "../users/users.service.ts";
+import { addPaidMonth, paidMonthOf, periodOf } from "../users/users.service.ts";
 import type { BillingDeps, Kind } from "./billing.service.ts";
 
 export const RECEIPT_JOB = "billing.receipt";
@@ -54,9 +54,11 @@ export async function creditPayment(
     }
 
     const paidAt = transaction.paid_at ? new Date(transaction.paid_at) : now;
+    // How it was paid, as Paystack verified it, for the receipt (docs/subscriptions.md, "Receipts").
+    const method = paymentMethodOf(transaction);
     const [credited] = await tx
       .update(payments)
-      .set({ status: "success", paidAt, creditedAt: now })
+      .set({ status: "success", paidAt, creditedAt: now, ...method })
       .where(eq(payments.id, payment.id))
       .returning();
     if (!credited) throw new Error(`payment ${payment.reference} vanished`);
@@ -72,6 +74,8 @@ export async function creditPayment(
       const next = addPaidMonth(user, payment.plan, now);
       periodEnd = next.subscriptionEnd;
       await tx.update(users).set(next).where(eq(users.id, user.id));
+      const month = paidMonthOf(user, payment.plan, now);
+      if (month) await tx.update(payments).set({ periodStart: month.start, periodEnd: month.end }).where(eq(payments.id, payment.id));
       changes = { from: periodOf(user), to: periodOf(next) };
     } else {
       const next = nextCohort(now);

@@ -1,13 +1,15 @@
 // Receipts and plan reminders, sent by the job queue once a payment is credited or a plan ends.
 import { eq } from "drizzle-orm";
 import { z } from "zod";
-import { formatGhs } from "../../../shared/billing.ts";
-import { paymentPurpose } from "../../../shared/contracts/billing.ts";
+import { formatGhs, priceAtRateText } from "../../../shared/billing.ts";
+import { paymentMethodText, paymentPurpose, receiptPath, type Receipt } from "../../../shared/contracts/billing.ts";
 import { PLAN_LABELS } from "../../../shared/plans.ts";
 import type { Db } from "../../db/client.ts";
 import { payments, refunds, users } from "../../db/schema.ts";
 import { emailLayout } from "../../emails/layout.ts";
+import type { Business } from "../../env.ts";
 import type { Mailer } from "../../integrations/mail.ts";
+import { receiptOf } from "./billing-history.ts";
 
 const receiptJobSchema = z.object({ reference: z.string() });
 const refundJobSchema = z.object({
@@ -24,8 +26,23 @@ function formatDate(date: Date): string {
   return date.toLocaleDateString("en-GB", { day: "numeric", month: "long", year: "numeric", timeZone: "UTC" });
 }
 
-export function createBillingJobHandlers(deps: { db: Db; mailer: Mailer; appUrl: string }) {
+/** Who issues the receipt, a line each: the name, then the address and tax number when configured. */
+function businessLines(business: Business): string {
+  return [business.name, business.address, business.taxNumber && `Tax number: ${business.taxNumber}`].filter(Boolean).join("\n");
+}
+
+/** What the payment bought and for when: the month's dates, or the waitlist's cohort. */
+function purposeText(receipt: Receipt): string {
+  const purpose = paymentPurpose(receipt.kind, receipt.plan);
+  if (receipt.periodStart && receipt.periodEnd) {
+    return `${purpose}, ${formatDate(new Date(receipt.periodStart))} to ${formatDate(new Date(receipt.periodEnd))}`;
+  }
+  return receipt.cohort ? `${purpose}, ${receipt.cohort} cohort` : purpose;
+}
+
+export function createBillingJobHandlers(deps: { db: Db; mailer: Mailer; appUrl: string; business: Business }) {
   return {
+    /** The receipt email: what the receipt page shows, and a link to that page (docs/subscriptions.md, "Receipts"). */
     async receipt(payload: unknown) {
       const { reference } = receiptJobSchema.parse(payload);
       const [row] = await deps.db
@@ -35,17 +52,23 @@ export function createBillingJobHandlers(deps: { db: Db; mailer: Mailer; appUrl:
         .where(eq(payments.reference, reference));
       if (!row) return;
       const { payment, user } = row;
-      const cedis = (payment.amountMinor / 100).toFixed(2);
-      const usd = (payment.priceUsdCents / 100).toFixed(2);
+      const receipt = await receiptOf(deps.db, deps.business, payment, user.name);
       const what =
         payment.kind === "waitlist"
           ? `your place on the waitlist (${PLAN_LABELS[payment.plan]} track) and its first month`
           : `one month of the ${PLAN_LABELS[payment.plan]} plan`;
       const lines = [
         `Thank you for your payment for ${what}.`,
-        `Amount: GH₵ ${cedis} (US$ ${usd} at ${payment.exchangeRate} cedis per dollar)`,
-        `Reference: ${payment.reference}`,
+        `Receipt from:\n${businessLines(receipt.business)}`,
+        `Billed to: ${receipt.name ? `${receipt.name} (${receipt.email})` : receipt.email}`,
+        `For: ${purposeText(receipt)}`,
+        `Amount: ${formatGhs(receipt.amountMinor)} (${priceAtRateText(receipt.priceUsdCents, receipt.exchangeRate)})`,
+        `Paid with: ${receipt.method ? paymentMethodText(receipt.method) : "Paystack"}`,
+        `Paystack reference: ${receipt.reference}`,
         `Paid on: ${formatDate(payment.paidAt ?? payment.createdAt)}`,
+        ...receipt.refunds.map(
+          (refund) => `Refunded: ${formatGhs(refund.amountMinor)} on ${formatDate(new Date(refund.processedAt ?? refund.createdAt))}`,
+        ),
         ...(payment.kind === "subscription" && user.subscriptionEnd
           ? [`Your plan runs until: ${formatDate(user.subscriptionEnd)}`]
           : []),
@@ -60,8 +83,8 @@ export function createBillingJobHandlers(deps: { db: Db; mailer: Mailer; appUrl:
           name: user.name,
           subject: `Your Trading Academy receipt ${payment.reference}`,
           heading: "Payment receipt",
-          paragraphs: lines,
-          action: { label: "Go to my programs", url: `${deps.appUrl}/program` },
+          paragraphs: [...lines, "Open the receipt to print it, or to save it as a PDF for your records."],
+          action: { label: "View your receipt", url: `${deps.appUrl}${receiptPath(payment.reference)}` },
         }),
       );
     },

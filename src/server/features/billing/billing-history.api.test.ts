@@ -4,7 +4,8 @@ import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { BILLING_MESSAGES, HISTORY_PAGE_SIZE, type PaymentHistory, type Receipt } from "../../../shared/contracts/billing.ts";
 import { payments, refunds } from "../../db/schema.ts";
-import { ipAllocator, type TestUser, type TestUserPlan } from "../../testing/accounts.ts";
+import { nextCohort } from "../../../shared/billing.ts";
+import { ipAllocator, mailsTo, type TestUser, type TestUserPlan } from "../../testing/accounts.ts";
 import { paymentRow, simulatePayment, useBillingApp } from "../../testing/billing.ts";
 
 const nextIp = ipAllocator(92);
@@ -107,18 +108,23 @@ describe("the learner's payments", () => {
       if (!paid) throw new Error("no paid payment");
       const response = await receipt(ama, paid.reference);
       expect(response.statusCode, response.body).toBe(200);
+      const row = await paymentRow(t, paid.reference);
+      if (!row) throw new Error("gone");
       expect(response.json<Receipt>()).toEqual({
         ...paid,
+        business: { name: "Trading Academy", address: null, taxNumber: null },
         name: "Test Learner",
         email: ama.email,
         priceUsdCents: 3500,
         exchangeRate: "15.450000",
+        method: { channel: "card", brand: "Visa", number: "4081" },
+        periodStart: row.creditedAt?.toISOString(),
+        periodEnd: expect.any(String),
+        cohort: null,
         refunds: [],
       });
 
       // A refund, processed, shows on it; a refused one does not.
-      const row = await paymentRow(t, paid.reference);
-      if (!row) throw new Error("gone");
       await t.database.db.insert(refunds).values([
         { paymentId: row.id, amountMinor: 100, status: "failed", createdAt: new Date(Date.now() - 60_000) },
         { paymentId: row.id, amountMinor: 54_100, status: "processed", gatewayId: "3000999", processedAt: new Date() },
@@ -144,5 +150,98 @@ describe("the learner's payments", () => {
         });
       }
     });
+  });
+});
+
+// What a learner files (docs/subscriptions.md, "Receipts"): the business, the learner, the plan and
+// its month, cedis, the dollar price and the rate, how Paystack says it was paid, its reference,
+// a refund, and the email's link to the receipt page.
+describe("receipts a learner can file", () => {
+  const BUSINESS = {
+    BUSINESS_NAME: "Trading Academy Ltd",
+    BUSINESS_ADDRESS: "12 Liberation Road, Accra, Ghana",
+    BUSINESS_TAX_NUMBER: "C0012345678",
+  };
+  const { t, api, user, buy, joinWaitlist } = useBillingApp(nextIp, { momo: {}, card: {}, waiting: {} }, { env: BUSINESS });
+
+  async function receiptMail(email: string, reference: string) {
+    await t.app.jobs.runDue();
+    const mail = (await mailsTo(t, email)).find((message) => message.subject === `Your Trading Academy receipt ${reference}`);
+    if (!mail) throw new Error(`no receipt mailed for ${reference}`);
+    return mail;
+  }
+
+  it("names the business, the learner, the month, the price and rate, the mobile-money wallet and the reference, in the email and on the page", async () => {
+    const who = user("momo");
+    const reference = await buy(who);
+    await simulatePayment(t, reference, { outcome: "success", channel: "mobile_money", deliverWebhook: false });
+    expect((await api.verify(who, reference)).statusCode).toBe(200);
+    const row = await paymentRow(t, reference);
+    const start = row?.periodStart;
+    const end = row?.periodEnd;
+    if (!start || !end) throw new Error("the month bought was not kept");
+    expect(row).toMatchObject({ methodChannel: "mobile_money", methodBrand: "MTN", methodNumber: "055***4987" });
+
+    const { text, html } = await receiptMail(who.email, reference);
+    const day = (date: Date) => date.toLocaleDateString("en-GB", { day: "numeric", month: "long", year: "numeric", timeZone: "UTC" });
+    for (const line of [
+      "Receipt from:\nTrading Academy Ltd\n12 Liberation Road, Accra, Ghana\nTax number: C0012345678",
+      `Billed to: Test Learner (${who.email})`,
+      `For: 1 month of the Intermediate plan, ${day(start)} to ${day(end)}`,
+      "Amount: GH₵ 541.00 (US$ 35.00 at 15.45 cedis per dollar)",
+      "Paid with: MTN Mobile Money 055***4987",
+      `Paystack reference: ${reference}`,
+      `View your receipt: ${t.app.env.appUrl}/subscription/receipts/${reference}`,
+    ]) {
+      expect(text).toContain(line);
+    }
+    // The wallet's full number is never kept, nor mailed; the rate is never 15.450000.
+    expect(text).not.toContain("0551234987");
+    expect(text).not.toContain("15.450000");
+    expect(html).toContain(`href="${t.app.env.appUrl}/subscription/receipts/${reference}"`);
+
+    const page = await api.call(who, { method: "GET", url: `/api/payments/${reference}` });
+    expect(page.json<Receipt>()).toMatchObject({
+      business: { name: "Trading Academy Ltd", address: "12 Liberation Road, Accra, Ghana", taxNumber: "C0012345678" },
+      method: { channel: "mobile_money", brand: "MTN", number: "055***4987" },
+      periodStart: start.toISOString(),
+      periodEnd: end.toISOString(),
+    });
+  });
+
+  it("names a card by its brand and last 4 digits, shows the rate to 4 decimals, and lists a refund", async () => {
+    const who = user("card");
+    const reference = await buy(who, "advanced");
+    // A rate with more decimals than a receipt shows.
+    await t.database.db.update(payments).set({ exchangeRate: "15.123456" }).where(eq(payments.reference, reference));
+    // The webhook alone credits it: the method comes from charge.success as from Verify.
+    await simulatePayment(t, reference, { outcome: "success", channel: "card", deliverWebhook: true });
+
+    const { text } = await receiptMail(who.email, reference);
+    expect(text).toContain("Paid with: Visa card ending in 4081");
+    expect(text).toContain("Amount: GH₵ 773.00 (US$ 50.00 at 15.1235 cedis per dollar)");
+
+    const row = await paymentRow(t, reference);
+    if (!row) throw new Error("no payment");
+    await t.database.db.insert(refunds).values({ paymentId: row.id, amountMinor: 10_000, status: "processed", processedAt: new Date() });
+    await t.database.db.update(payments).set({ refundedMinor: 10_000 }).where(eq(payments.id, row.id));
+    const receipt = (await api.call(who, { method: "GET", url: `/api/payments/${reference}` })).json<Receipt>();
+    expect(receipt).toMatchObject({
+      method: { channel: "card", brand: "Visa", number: "4081" },
+      exchangeRate: "15.123456",
+      refundedMinor: 10_000,
+      refunds: [{ amountMinor: 10_000, status: "processed" }],
+    });
+  });
+
+  it("names the cohort a waitlist payment holds a place in", async () => {
+    const who = user("waiting");
+    const reference = await joinWaitlist(who);
+    await simulatePayment(t, reference, { outcome: "success", deliverWebhook: true });
+    const receipt = (await api.call(who, { method: "GET", url: `/api/payments/${reference}` })).json<Receipt>();
+    expect(receipt).toMatchObject({ periodStart: null, periodEnd: null, cohort: nextCohort(new Date()).name });
+    expect((await receiptMail(who.email, reference)).text).toContain(
+      `For: Waitlist place, Intermediate track (first month), ${nextCohort(new Date()).name} cohort`,
+    );
   });
 });

@@ -8,8 +8,10 @@ import {
   type PaymentHistory,
   type Receipt,
 } from "../../../shared/contracts/billing.ts";
+import { nextCohort } from "../../../shared/billing.ts";
 import type { CurrentUser } from "../../auth/session.ts";
 import type { Db } from "../../db/client.ts";
+import type { Business } from "../../env.ts";
 import { payments, refunds } from "../../db/schema.ts";
 import { HttpError } from "../../plugins/errors.ts";
 
@@ -53,12 +55,20 @@ export async function paymentHistory(db: Db, user: CurrentUser, page: number): P
  * The receipt of one of the learner's paid payments. Someone else's reference, an unknown one and
  * a payment never paid all answer the same 404, so a reference tells nothing about other accounts.
  */
-export async function paymentReceipt(db: Db, user: CurrentUser, reference: string): Promise<Receipt> {
+export async function paymentReceipt(db: Db, business: Business, user: CurrentUser, reference: string): Promise<Receipt> {
   const [payment] = await db
     .select()
     .from(payments)
     .where(and(eq(payments.reference, reference), eq(payments.userId, user.id)));
   if (!payment || !hasReceipt(payment)) throw new HttpError(404, "RECEIPT_NOT_FOUND", BILLING_MESSAGES.receiptNotFound);
+  return receiptOf(db, business, payment, user.name);
+}
+
+/**
+ * A paid payment's receipt, as its page shows it and the receipt email says it
+ * (docs/subscriptions.md, "Receipts").
+ */
+export async function receiptOf(db: Db, business: Business, payment: typeof payments.$inferSelect, name: string): Promise<Receipt> {
   const given = await db
     .select({
       amountMinor: refunds.amountMinor,
@@ -71,10 +81,18 @@ export async function paymentReceipt(db: Db, user: CurrentUser, reference: strin
     .orderBy(asc(refunds.createdAt));
   return {
     ...learnerPayment(payment),
-    name: user.name,
+    business,
+    name,
     email: payment.userEmail,
     priceUsdCents: payment.priceUsdCents,
     exchangeRate: payment.exchangeRate,
+    method: payment.methodChannel
+      ? { channel: payment.methodChannel, brand: payment.methodBrand, number: payment.methodNumber }
+      : null,
+    periodStart: payment.periodStart?.toISOString() ?? null,
+    periodEnd: payment.periodEnd?.toISOString() ?? null,
+    // The place is in the cohort after the day it was credited (docs/subscriptions.md, "Cohorts").
+    cohort: payment.kind === "waitlist" && payment.creditedAt ? nextCohort(payment.creditedAt).name : null,
     // A refund Paystack refused or could not complete gave nothing back: not on the receipt.
     refunds: given
       .filter((refund) => refund.status !== "failed")

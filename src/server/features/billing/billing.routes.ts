@@ -137,7 +137,7 @@ export function billingRoutes(deps: BillingDeps): FastifyPluginAsyncZod {
       learner.get(
         "/api/payments/:reference",
         { schema: { params: receiptParamsSchema, response: { 200: receiptSchema } } },
-        async (request) => paymentReceipt(app.db, signedInUser(request), request.params.reference),
+        async (request) => paymentReceipt(app.db, app.env.business, signedInUser(request), request.params.reference),
       );
     });
 

@@ -46,6 +46,21 @@ export function addPaidMonth(user: SubscriptionState, plan: PaidPlan, now: Date)
   return { subscriptionPlan: plan, subscriptionStatus: active, subscriptionStart: now, subscriptionEnd: end, queuedPlan: current.plan, queuedEnd: new Date(end.getTime() + unused) };
 }
 
+/**
+ * The month itself that addPaidMonth adds, from its start to its end, for the receipt
+ * (docs/subscriptions.md, "Receipts"): it starts now when nothing runs or the plan is higher, at
+ * the current end for the same plan, after the queued time for a lower one. Null for an
+ * administrator, whose plan a payment does not change.
+ */
+export function paidMonthOf(user: SubscriptionState, plan: PaidPlan, now: Date): { start: Date; end: Date } | null {
+  if (user.subscriptionPlan === "admin") return null;
+  const { current, queued } = paidTime(user, now);
+  let start = now;
+  if (current && plan === current.plan) start = current.end;
+  else if (current && PLAN_RANK[plan] < PLAN_RANK[current.plan]) start = queued?.end ?? current.end;
+  return { start, end: addMonths(start, 1) };
+}
+
 /** A subscription as the audit log records it: the plan, its status and end, and what is queued after it. */
 export function periodOf(state: SubscriptionState) {
   return {

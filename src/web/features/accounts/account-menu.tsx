@@ -5,9 +5,12 @@ import { Link, useLocation } from "react-router";
 import type { MeUser } from "../../../shared/contracts/session.ts";
 import { usePrograms } from "../learning/catalog-api.ts";
 
+/** The first and last names' letters: "Akosua Adjoa Mensah" is AM (docs/product.md, "Shell"). */
 function initialsOf(user: MeUser): string {
   const words = user.name.trim().split(/\s+/).filter(Boolean);
-  const letters = words.length > 0 ? words.slice(0, 2).map((word) => word.charAt(0)) : [user.email.charAt(0)];
+  const first = words[0];
+  const last = words.length > 1 ? words[words.length - 1] : undefined;
+  const letters = first ? [first.charAt(0), last?.charAt(0) ?? ""] : [user.email.charAt(0)];
   return letters.join("").toUpperCase();
 }
 

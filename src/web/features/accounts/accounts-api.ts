@@ -6,6 +6,7 @@ import {
   type Credentials,
   type RegisterRequest,
   type SocialSignInRequest,
+  verifyEmailResponseSchema,
 } from "../../../shared/contracts/accounts.ts";
 import { authAcknowledgementSchema } from "../../../shared/contracts/session.ts";
 import { ApiRequestError, apiRequest } from "../../lib/api.ts";
@@ -92,14 +93,22 @@ export function useSendVerificationEmail() {
  * development double effects and a later revisit do not spend the token twice. Verifying may
  * also sign the user in, so the session is reloaded afterwards.
  */
+/** What opening a verification link did (docs/accounts.md, "Verification links"). */
+export type VerificationOutcome =
+  | { kind: "verified" }
+  | { kind: "already-verified" }
+  | { kind: "email-changed"; email: string };
+
 export function useVerifyEmail(token: string) {
   const queryClient = useQueryClient();
   return useQuery({
     queryKey: ["verify-email", token],
-    queryFn: async () => {
-      await apiRequest(`/api/auth/verify-email?${new URLSearchParams({ token })}`, authAcknowledgementSchema);
+    queryFn: async (): Promise<VerificationOutcome> => {
+      const answer = await apiRequest(`/api/auth/verify-email?${new URLSearchParams({ token })}`, verifyEmailResponseSchema);
       void queryClient.invalidateQueries({ queryKey: meQuery.queryKey });
-      return true;
+      // Only an email change answers with the account, at its new address.
+      if (answer.user) return { kind: "email-changed", email: answer.user.email };
+      return { kind: answer.alreadyVerified ? "already-verified" : "verified" };
     },
     retry: false,
     staleTime: Infinity,

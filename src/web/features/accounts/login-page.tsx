@@ -20,12 +20,15 @@ import {
   useSocialSignIn,
 } from "./accounts-api.ts";
 import { forgetPendingTargets, signInTarget, withRedirect } from "../../session/redirects.ts";
+import { useMe } from "../../session/session.ts";
 import { SignedOutOnly } from "./signed-out-only.tsx";
 import {
   readLoginNotice,
   useFinishSignIn,
   type LoginNotice,
 } from "./sign-in-flow.ts";
+
+const SIGNED_OUT_ELSEWHERE: LoginNotice = { tone: "info", message: AUTH_MESSAGES.signedOutElsewhere };
 
 const NOTICE_CLASS: Record<LoginNotice["tone"], string> = {
   success: "form-success",
@@ -85,10 +88,15 @@ function LoginForm() {
   const [searchParams] = useSearchParams();
   const location = useLocation();
   const { data: site } = useSiteConfig();
-  const login = useLogin(searchParams);
+  const me = useMe();
+  // What the last step said (registered, verified, signed out elsewhere) stands until the next
+  // step starts: a sign-in attempt clears it (docs/product.md, "Accounts").
+  const [notice, setNotice] = useState(
+    () => readLoginNotice(location.state) ?? (me.data?.signedOutElsewhere ? SIGNED_OUT_ELSEWHERE : null),
+  );
+  const login = useLogin(searchParams, () => setNotice(null));
   const { form, resend, unverified } = login;
   const redirect = searchParams.get("redirect");
-  const notice = readLoginNotice(location.state);
   const submitting = form.formState.isSubmitting;
 
   return (
@@ -137,7 +145,7 @@ function LoginForm() {
  * The sign-in requests of the login form (by password, by a provider, and the resent verification
  * email), and the one message the form shows of what went wrong.
  */
-function useLogin(searchParams: URLSearchParams) {
+function useLogin(searchParams: URLSearchParams, onAttempt: () => void) {
   const signIn = useSignIn();
   const resend = useResendVerificationBySignIn();
   const social = useSocialSignIn();
@@ -146,6 +154,7 @@ function useLogin(searchParams: URLSearchParams) {
   const form = useForm<Credentials>({ defaultValues: { email: "", password: "" } });
 
   const onSubmit = form.handleSubmit(async (values) => {
+    onAttempt();
     setUnverified(null);
     resend.reset();
     social.reset();
@@ -174,6 +183,7 @@ function useLogin(searchParams: URLSearchParams) {
   }
 
   function startSocialSignIn(provider: SocialProvider) {
+    onAttempt();
     form.clearErrors("root");
     signIn.reset();
     setUnverified(null);

@@ -5,8 +5,13 @@ import { AUTH_MESSAGES, loginFormSchema, type Credentials } from "../../../share
 import { FormMessages } from "../../ui/form-messages.tsx";
 import { PasswordField } from "../../ui/password-input.tsx";
 import { TextField } from "../../ui/text-field.tsx";
-import { useResendVerificationBySignIn, useSendVerificationEmail, useVerifyEmail } from "./accounts-api.ts";
-import { useMe } from "../../session/session.ts";
+import {
+  useResendVerificationBySignIn,
+  useSendVerificationEmail,
+  useVerifyEmail,
+  type VerificationOutcome,
+} from "./accounts-api.ts";
+import { useMe, useSignedInUser } from "../../session/session.ts";
 import { useFinishSignIn, useGoToLogin, type LoginNotice } from "./sign-in-flow.ts";
 
 export const VERIFIED_REDIRECT_MS = 3_000;
@@ -39,7 +44,8 @@ function BackToLogin() {
 function VerifyToken({ token }: { token: string }) {
   const verification = useVerifyEmail(token);
   const goToLogin = useGoToLogin();
-  const verified = verification.isSuccess;
+  // Only a first verification moves on to the login page by itself.
+  const verified = verification.data?.kind === "verified";
 
   useEffect(() => {
     if (!verified) return;
@@ -66,6 +72,7 @@ function VerifyToken({ token }: { token: string }) {
       </Page>
     );
   }
+  if (verification.data.kind !== "verified") return <VerifiedBefore outcome={verification.data} />;
   return (
     <Page title="Email Verification">
       <p role="status" className="form-success">
@@ -77,6 +84,37 @@ function VerifyToken({ token }: { token: string }) {
           Go to Login now
         </Link>
       </p>
+    </Page>
+  );
+}
+
+/**
+ * A link that changed the account's email, or one whose email was verified before: the page says
+ * which, and leads on from where the visitor is, signed in or not (docs/accounts.md).
+ */
+function VerifiedBefore({ outcome }: { outcome: Exclude<VerificationOutcome, { kind: "verified" }> }) {
+  const { user, isPending } = useSignedInUser();
+  const changed = outcome.kind === "email-changed";
+  let message: string = changed ? AUTH_MESSAGES.emailChanged(outcome.email) : AUTH_MESSAGES.emailAlreadyVerified;
+  if (!changed && !isPending && !user) message = AUTH_MESSAGES.alreadyVerified;
+  return (
+    <Page title={changed ? "Email Changed" : "Email Verification"}>
+      <p role="status" className="form-success break-anywhere">
+        {message}
+      </p>
+      {!isPending && (
+        <p>
+          {user ? (
+            <Link to={changed ? "/account" : "/program"} className="button">
+              {changed ? "Back to Your Account" : "Go to My Programs"}
+            </Link>
+          ) : (
+            <Link to="/login" className="button">
+              Go to Login
+            </Link>
+          )}
+        </p>
+      )}
     </Page>
   );
 }

@@ -91,15 +91,20 @@ describe("PaymentHistory", () => {
 describe("ReceiptPage", () => {
   const pattern = "/subscription/receipts/:reference";
 
-  it("shows the receipt with the dollar price, the refunds and what is left", async () => {
+  it("shows the receipt with the business, the month, the dollar price, the method, the refunds and what is left", async () => {
     const receipt: Receipt = {
       ...PAID,
       status: "success",
       refundedMinor: 10_000,
+      business: { name: "Trading Academy Ltd", address: "12 Liberation Road, Accra", taxNumber: "C0012345678" },
       name: "Ama Mensah",
       email: "ama@example.com",
       priceUsdCents: 3500,
       exchangeRate: "15.450000",
+      method: { channel: "mobile_money", brand: "MTN", number: "055***4987" },
+      periodStart: "2025-08-04T10:00:00.000Z",
+      periodEnd: "2025-09-04T10:00:00.000Z",
+      cohort: null,
       refunds: [{ amountMinor: 10_000, status: "pending", createdAt: "2025-08-05T10:00:00.000Z", processedAt: null }],
     };
     answers[`/api/payments/${PAID.reference}`] = { status: 200, body: receipt };
@@ -109,6 +114,11 @@ describe("ReceiptPage", () => {
     const card = within(article);
     expect(card.getByText(PAID.reference)).toBeTruthy();
     expect(card.getByText("Ama Mensah")).toBeTruthy();
+    expect(card.getByText("Trading Academy Ltd")).toBeTruthy();
+    expect(card.getByText("12 Liberation Road, Accra")).toBeTruthy();
+    expect(card.getByText("Tax number: C0012345678")).toBeTruthy();
+    expect(card.getByText("4 August 2025 to 4 September 2025")).toBeTruthy();
+    expect(card.getByText("MTN Mobile Money 055***4987")).toBeTruthy();
     expect(card.getByText("US$ 35.00 at 15.45 cedis per dollar")).toBeTruthy();
     expect(card.getByText("GH₵ 100.00 refunded")).toBeTruthy();
     expect(card.getByText("Being processed by Paystack")).toBeTruthy();

@@ -7,6 +7,7 @@ import {
   BILLING_MESSAGES,
   PAYMENT_STATUS_TEXT,
   paymentPurpose,
+  receiptPath,
   type LearnerPayment,
 } from "../../../shared/contracts/billing.ts";
 import { PagedTable, usePageParam } from "../../ui/pagination.tsx";
@@ -14,10 +15,6 @@ import { usePaymentHistory } from "./billing-api.ts";
 import { formatDate } from "./plan-details.ts";
 import "./payment-history.css";
 
-/** The receipt page of a payment (src/shared/routes.ts, "receipt"). */
-export function receiptPath(reference: string): string {
-  return `/subscription/receipts/${encodeURIComponent(reference)}`;
-}
 
 export function PaymentHistory() {
   const [page, setPage] = usePageParam();

@@ -1,8 +1,8 @@
 // /subscription/receipts/:reference (docs/product.md, "Receipt"): the receipt of one of the
 // learner's paid payments, laid out to print (or save as a PDF) without the site around it.
 import { Link, useParams } from "react-router";
-import { formatGhs } from "../../../shared/billing.ts";
-import { BILLING_MESSAGES, paymentPurpose, type Receipt } from "../../../shared/contracts/billing.ts";
+import { formatGhs, priceAtRateText } from "../../../shared/billing.ts";
+import { BILLING_MESSAGES, paymentMethodText, paymentPurpose, type Receipt } from "../../../shared/contracts/billing.ts";
 import { ApiRequestError } from "../../lib/api.ts";
 import { useSiteConfig } from "../../lib/site-config.ts";
 import { useReceipt } from "./billing-api.ts";
@@ -10,8 +10,6 @@ import { PaymentStatus } from "./payment-history.tsx";
 import { formatDate } from "./plan-details.ts";
 import "./payment-history.css";
 import "./receipt.css";
-
-const usd = new Intl.NumberFormat("en-US", { minimumFractionDigits: 2, maximumFractionDigits: 2 });
 
 export function ReceiptPage() {
   const { reference = "" } = useParams();
@@ -47,15 +45,29 @@ export function ReceiptPage() {
   );
 }
 
+/** What the payment bought and for when: the month's dates, or the waitlist's cohort. */
+function periodText(receipt: Receipt): string | null {
+  if (receipt.periodStart && receipt.periodEnd) return `${formatDate(receipt.periodStart)} to ${formatDate(receipt.periodEnd)}`;
+  return receipt.cohort ? `${receipt.cohort} cohort` : null;
+}
+
 function ReceiptCard({ receipt }: { receipt: Receipt }) {
   const site = useSiteConfig();
   const paidOn = receipt.paidAt ?? receipt.createdAt;
   const given = receipt.refunds.reduce((sum, refund) => sum + refund.amountMinor, 0);
+  const { business } = receipt;
+  const period = periodText(receipt);
   return (
     <article className="card receipt" aria-labelledby="receipt-title">
       <header className="receipt-head">
         <div>
-          <p className="receipt-brand">Trading Academy</p>
+          <p className="receipt-brand">{business.name}</p>
+          {(business.address || business.taxNumber) && (
+            <p className="receipt-business">
+              {business.address && <span>{business.address}</span>}
+              {business.taxNumber && <span>Tax number: {business.taxNumber}</span>}
+            </p>
+          )}
           <h1 id="receipt-title">Payment receipt</h1>
         </div>
         <div className="receipt-state">
@@ -65,7 +77,7 @@ function ReceiptCard({ receipt }: { receipt: Receipt }) {
 
       <dl className="receipt-details">
         <div>
-          <dt>Receipt number</dt>
+          <dt>Receipt number (Paystack reference)</dt>
           <dd>
             <code>{receipt.reference}</code>
           </dd>
@@ -83,6 +95,10 @@ function ReceiptCard({ receipt }: { receipt: Receipt }) {
             <span className="receipt-email">{receipt.email}</span>
           </dd>
         </div>
+        <div>
+          <dt>Paid with</dt>
+          <dd>{receipt.method ? paymentMethodText(receipt.method) : "Paystack"}</dd>
+        </div>
       </dl>
 
       <table className="receipt-lines">
@@ -99,9 +115,8 @@ function ReceiptCard({ receipt }: { receipt: Receipt }) {
           <tr>
             <td>
               {paymentPurpose(receipt.kind, receipt.plan)}
-              <span className="receipt-price">
-                US$ {usd.format(receipt.priceUsdCents / 100)} at {Number(receipt.exchangeRate)} cedis per dollar
-              </span>
+              {period && <span className="receipt-price">{period}</span>}
+              <span className="receipt-price">{priceAtRateText(receipt.priceUsdCents, receipt.exchangeRate)}</span>
             </td>
             <td className="cell-amount">{formatGhs(receipt.amountMinor)}</td>
           </tr>
