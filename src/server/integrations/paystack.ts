@@ -12,6 +12,8 @@ export const paystackTransactionSchema = z.object({
   paid_at: z.string().nullish(),
   channel: z.string().nullish(),
   gateway_response: z.string().nullish(),
+  // Who Paystack charged: the email the transaction was initialized with.
+  customer: z.object({ email: z.string() }).nullish(),
 });
 export type PaystackTransaction = z.infer<typeof paystackTransactionSchema>;
 

@@ -360,6 +360,7 @@ export const ADMIN_PAYMENT_STATUS_LABELS: Record<PaymentStatus, string> = {
   abandoned: "Abandoned",
   reversed: "Reversed",
   refunded: "Refunded",
+  mismatched: "Needs attention",
 };
 
 /** `amountMinor` and `refundedMinor` are in pesewas (shown / 100). */
