@@ -33,6 +33,8 @@ const SEAMS = {
     "learning/program-cards.tsx",
     // A lesson's question thread, shown under the lesson and in the admin's Questions tab.
     "learning/lesson-questions.tsx",
+    // Opening Program or Account verifies the learner's pending payments, as Subscription does.
+    "billing/pending-payments.ts",
   ],
 };
 

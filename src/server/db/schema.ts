@@ -33,6 +33,8 @@ export const paymentStatusEnum = pgEnum("payment_status", [
   "abandoned",
   "reversed",
   "refunded",
+  // Paystack's answer does not match the stored payment: never credited, for an admin to look at.
+  "mismatched",
 ]);
 export const mentorshipStatusEnum = pgEnum("mentorship_status", ["requested", "confirmed", "declined", "cancelled"]);
 export const refundStatusEnum = pgEnum("refund_status", ["pending", "processed", "failed"]);
@@ -438,7 +440,8 @@ export const payments = pgTable(
     status: paymentStatusEnum("status").notNull().default("pending"),
     paidAt: timestamp("paid_at", { withTimezone: true }),
     creditedAt: timestamp("credited_at", { withTimezone: true }),
-    // The last time reconciliation asked Paystack about this payment (docs/subscriptions.md).
+    // The last time the server asked Paystack about this payment: reconciliation, or the learner
+    // opening a page, which asks at most once a minute (docs/subscriptions.md, "Asking Paystack").
     checkedAt: timestamp("checked_at", { withTimezone: true }),
     // What has been given back through refunds Paystack accepted (and did not fail); status becomes
     // refunded when it is all (docs/subscriptions.md, "Refunds").

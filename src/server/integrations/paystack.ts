@@ -31,6 +31,8 @@ export const paystackTransactionSchema = z.object({
   channel: z.string().nullish(),
   gateway_response: z.string().nullish(),
   authorization: authorizationSchema,
+  // Who Paystack charged: the email the transaction was initialized with.
+  customer: z.object({ email: z.string() }).nullish(),
 });
 export type PaystackTransaction = z.infer<typeof paystackTransactionSchema>;
 

@@ -423,7 +423,10 @@ export const paymentsQuerySchema = z.object({
 });
 export type PaymentsQuery = z.input<typeof paymentsQuerySchema>;
 
-/** How the Payments tab names each status; abandoned checkouts are not failures. */
+/**
+ * How the Payments tab names each status; abandoned checkouts are not failures, and a payment
+ * Paystack's answer did not match needs attention (docs/subscriptions.md, "Payments are real").
+ */
 export const ADMIN_PAYMENT_STATUS_LABELS: Record<PaymentStatus, string> = {
   pending: "Pending",
   success: "Success",
@@ -431,6 +434,7 @@ export const ADMIN_PAYMENT_STATUS_LABELS: Record<PaymentStatus, string> = {
   abandoned: "Abandoned",
   reversed: "Reversed",
   refunded: "Refunded",
+  mismatched: "Needs attention",
 };
 
 /** `amountMinor` and `refundedMinor` are in pesewas (shown / 100). */

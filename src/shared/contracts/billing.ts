@@ -13,6 +13,9 @@ export const BILLING_MESSAGES = {
   postPaymentIssue: (message: string, reference: string) =>
     `Payment completed but there was an issue: ${message.replace(/\.+$/, "")}. Please contact support with reference: ${reference}`,
   windowClosed: "Payment window closed. If you completed payment, your transaction is being processed.",
+  // A checkout closed after a decline, once the server has asked Paystack (docs/subscriptions.md,
+  // "Asking Paystack"); closed otherwise, windowClosed says it.
+  declined: "Your payment was declined; you have not been charged.",
   verifyFailed: "Failed to verify payment",
   verificationFailed: "Payment verification failed",
   updateFailed: "Failed to update subscription",
@@ -50,8 +53,11 @@ export const BILLING_MESSAGES = {
 export const PAYMENT_KINDS = ["subscription", "waitlist"] as const;
 export type PaymentKind = (typeof PAYMENT_KINDS)[number];
 
-/** A payment's life (docs/data.md, "Money"): pending, then one of the others; refunded once all of it is given back. */
-export const PAYMENT_STATUSES = ["pending", "success", "failed", "abandoned", "reversed", "refunded"] as const;
+/**
+ * A payment's life (docs/data.md, "Money"): pending, then one of the others; refunded once all of
+ * it is given back; mismatched when Paystack's answer is not the payment stored (never credited).
+ */
+export const PAYMENT_STATUSES = ["pending", "success", "failed", "abandoned", "reversed", "refunded", "mismatched"] as const;
 export type PaymentStatus = (typeof PAYMENT_STATUSES)[number];
 
 /** A refund's life: pending until Paystack says it was processed or failed. */
@@ -73,6 +79,7 @@ export const PAYMENT_STATUS_TEXT: Record<PaymentStatus, string> = {
   abandoned: "Not completed",
   reversed: "Reversed",
   refunded: "Refunded",
+  mismatched: "Under review",
 };
 
 const price = z.object({ usd: z.number(), ghs: z.nullable(z.number()) });
@@ -140,6 +147,15 @@ export const verifyResponseSchema = z.object({
     kind: z.enum(["subscription", "waitlist"]),
     currentPeriodEnd: z.nullable(z.string()),
   }),
+});
+
+/** POST /api/payments/:reference/closed: the checkout ended; the payment as Paystack settled it. */
+export const checkoutClosedSchema = z.object({ reference: z.string(), status: z.enum(PAYMENT_STATUSES) });
+export type CheckoutClosed = z.infer<typeof checkoutClosedSchema>;
+
+/** POST /api/payments/pending/verify: the learner's pending payments that Paystack settled just now. */
+export const pendingVerifiedSchema = z.object({
+  settled: z.array(z.object({ reference: z.string(), status: z.enum(PAYMENT_STATUSES) })),
 });
 
 export const verifyWaitlistRequestSchema = z.object({

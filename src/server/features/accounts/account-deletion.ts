@@ -65,8 +65,9 @@ async function redactAuditEntries(tx: Tx, user: DeletedUser): Promise<void> {
 }
 
 /**
- * Refuses while something must finish first: a payment Paystack has not settled (reconciliation
- * closes it within minutes), or the last administrator leaving the console without one.
+ * Refuses while something must finish first: a payment Paystack has not settled (a closed checkout
+ * is settled as it closes, the rest when this page opens or by reconciliation: docs/accounts.md),
+ * or the last administrator leaving the console without one.
  */
 async function checkDeletable(tx: Tx, user: { id: string; subscriptionPlan: string | null }): Promise<void> {
   const [pending] = await tx

@@ -42,7 +42,7 @@ const USERS = {
 describe("crediting a payment", () => {
   const { t, api, user, buy, paidAtPaystack } = useBillingApp(nextIp, USERS);
 
-  /** Nothing changed for this user: plan, payment still pending, no audit entry, no receipt. */
+  /** Nothing changed for this user: plan, payment still pending (or as given), no audit entry, no receipt. */
   async function expectNotCredited(who: TestUser, reference: string, paymentStatus = "pending") {
     expect(await userRow(t, who.id)).toMatchObject(NOTHING_PAID);
     expect(await paymentRow(t, reference)).toMatchObject({ status: paymentStatus, creditedAt: null });
@@ -159,7 +159,10 @@ describe("crediting a payment", () => {
       const response = await api.verify(who, reference);
       expect(response.statusCode, response.body).toBe(409);
       expect(response.json()).toEqual({ error: { code: "PAYMENT_MISMATCH", message: "The payment does not match the order.", requestId: expect.any(String) } });
-      await expectNotCredited(who, reference);
+      // Recorded for an administrator to look at, and never credited, however often it is asked.
+      await expectNotCredited(who, reference, "mismatched");
+      expect((await api.verify(who, reference)).statusCode).toBe(409);
+      await expectNotCredited(who, reference, "mismatched");
     });
 
     it("another currency: verify 409 PAYMENT_MISMATCH, not credited", async () => {
@@ -169,16 +172,16 @@ describe("crediting a payment", () => {
       const response = await api.verify(who, reference);
       expect(response.statusCode, response.body).toBe(409);
       expect(response.json()).toMatchObject({ error: { code: "PAYMENT_MISMATCH" } });
-      await expectNotCredited(who, reference);
+      await expectNotCredited(who, reference, "mismatched");
     });
 
-    it("a webhook with a mismatching amount is acknowledged with 200 but not credited", async () => {
+    it("a webhook with a mismatching amount is acknowledged with 200 but not credited, and needs attention", async () => {
       const who = user("webhookTampered");
       const reference = await buy(who);
       const { webhook, data } = await simulatePayment(t, reference, { outcome: "success", amount: 54_000, deliverWebhook: true });
       expect(webhook).toEqual({ delivered: true, statusCode: 200 });
       expect((await postWebhook(t, { event: "charge.success", data: { ...data, amount: 5_410_000 } })).statusCode).toBe(200);
-      await expectNotCredited(who, reference);
+      await expectNotCredited(who, reference, "mismatched");
     });
   });
 

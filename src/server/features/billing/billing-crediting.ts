@@ -19,8 +19,19 @@ export type CreditResult =
 
 const TERMINAL_FAILURES = new Set(["failed", "reversed"]);
 // A payment not credited yet may still be: a declined attempt can be paid on retry, and a
-// checkout closed as abandoned by reconciliation can be paid late. Reversed and refunded are final.
+// checkout closed as abandoned can be paid late. Reversed, refunded and mismatched are final.
 const CREDITABLE = new Set(["pending", "failed", "abandoned"]);
+
+/**
+ * Paystack's transaction is the payment stored: the amount and currency it was created with, paid
+ * by the account that started the checkout. A deleted account's payment has lost its email: the
+ * amount and currency alone decide (docs/accounts.md, "Deleting an account").
+ */
+function matchesPayment(transaction: PaystackTransaction, payment: typeof payments.$inferSelect): boolean {
+  if (transaction.amount !== payment.amountMinor || transaction.currency !== payment.currency) return false;
+  if (payment.userId === null) return true;
+  return transaction.customer?.email.toLowerCase() === payment.userEmail.toLowerCase();
+}
 
 /**
  * Credits a payment once Paystack says it succeeded, in one transaction: the payment row, the
@@ -42,6 +53,7 @@ export async function creditPayment(
         : [];
       return { outcome: "already-credited" as const, payment, periodEnd: owner?.end ?? null };
     }
+    if (payment.status === "mismatched") return { outcome: "mismatch" as const };
     if (!CREDITABLE.has(payment.status)) return { outcome: "not-paid" as const };
     if (transaction.status !== "success") {
       if (TERMINAL_FAILURES.has(transaction.status)) {
@@ -49,7 +61,10 @@ export async function creditPayment(
       }
       return { outcome: "not-paid" as const };
     }
-    if (transaction.amount !== payment.amountMinor || transaction.currency !== payment.currency) {
+    if (!matchesPayment(transaction, payment)) {
+      // Never credited, and kept out of the pending work: an administrator looks at it
+      // (docs/subscriptions.md, "Payments are real").
+      await tx.update(payments).set({ status: "mismatched" }).where(eq(payments.id, payment.id));
       return { outcome: "mismatch" as const };
     }
 

@@ -4,10 +4,12 @@ import * as z from "zod/mini";
 import { paymentParamsSchema, refundRequestSchema, refundResponseSchema } from "../../../shared/contracts/admin.ts";
 import {
   BILLING_MESSAGES,
+  checkoutClosedSchema,
   checkoutSchema,
   eligibilitySchema,
   historyQuerySchema,
   paymentHistorySchema,
+  pendingVerifiedSchema,
   pricesResponseSchema,
   receiptParamsSchema,
   receiptSchema,
@@ -20,12 +22,13 @@ import {
 } from "../../../shared/contracts/billing.ts";
 import { requireAdmin, requireUser, signedInUser } from "../../auth/session.ts";
 import { isValidWebhookSignature, refundWebhookEventSchema, webhookEventSchema } from "../../integrations/paystack.ts";
-import { sendError } from "../../plugins/errors.ts";
+import { HttpError, sendError } from "../../plugins/errors.ts";
 import { startCheckout } from "./billing-checkout.ts";
 import { creditPayment, verifyAndCredit, type CreditResult } from "./billing-crediting.ts";
 import { paymentHistory, paymentReceipt } from "./billing-history.ts";
 import { getPrices } from "./billing-pricing.ts";
 import { handleRefundEvent, refundPayment } from "./billing-refunds.ts";
+import { checkoutClosed, verifyPendingPayments, type SettleDeps } from "./billing-settling.ts";
 import { getWaitlistStatus } from "./billing-waitlist.ts";
 import { eligibilityFor, getSubscription, type BillingDeps } from "./billing.service.ts";
 
@@ -59,6 +62,10 @@ async function noStore(_request: FastifyRequest, reply: FastifyReply) {
 export function billingRoutes(deps: BillingDeps): FastifyPluginAsyncZod {
   // The service logs with the request's logger: its lines carry the request id (docs/operations.md).
   const withLog = (request: FastifyRequest): BillingDeps => ({ ...deps, log: request.log });
+  const settleDeps = (request: FastifyRequest): SettleDeps => {
+    if (!deps.paystack) throw new HttpError(503, "PAYMENTS_DISABLED", BILLING_MESSAGES.serviceUnavailable);
+    return { ...deps, paystack: deps.paystack, log: request.log };
+  };
   return async (app) => {
     app.get("/api/prices", { schema: { response: { 200: pricesResponseSchema } } }, async (request) =>
       getPrices(withLog(request), new Date()),
@@ -125,6 +132,32 @@ export function billingRoutes(deps: BillingDeps): FastifyPluginAsyncZod {
         "/api/waitlist/checkout",
         { schema: { body: waitlistCheckoutRequestSchema, response: { 200: checkoutSchema } }, config: paymentRateLimit },
         async (request) => startCheckout(withLog(request), signedInUser(request), { kind: "waitlist", plan: request.body.plan }, new Date()),
+      );
+
+      // The checkout ended, or the learner came back: the server asks Paystack itself
+      // (docs/subscriptions.md, "Asking Paystack"). The browser says when, never what happened.
+      learner.post(
+        "/api/payments/:reference/closed",
+        { schema: { params: receiptParamsSchema, response: { 200: checkoutClosedSchema } }, config: paymentRateLimit },
+        async (request) => {
+          const result = await checkoutClosed(settleDeps(request), signedInUser(request), request.params.reference, new Date());
+          if (result.status === "success") app.jobs.runDue().catch((error: unknown) => request.log.error({ err: error }, "jobs"));
+          return result;
+        },
+      );
+
+      learner.post(
+        "/api/payments/pending/verify",
+        { schema: { response: { 200: pendingVerifiedSchema } }, config: subscriptionRateLimit },
+        async (request) => {
+          // Without Paystack nothing can have been paid since.
+          if (!deps.paystack) return { settled: [] };
+          const result = await verifyPendingPayments(settleDeps(request), signedInUser(request), new Date());
+          if (result.settled.some((payment) => payment.status === "success")) {
+            app.jobs.runDue().catch((error: unknown) => request.log.error({ err: error }, "jobs"));
+          }
+          return result;
+        },
       );
 
       // The learner's own payments and receipts (docs/product.md, "Subscription page").

@@ -30,6 +30,7 @@ import {
   useSignOutSession,
 } from "./account-api.ts";
 import { errorCode } from "./accounts-api.ts";
+import { useVerifyPendingPayments } from "../billing/pending-payments.ts";
 import "./account-page.css";
 
 /** A moment as people read it: "14 March 2027, 09:30". */
@@ -44,6 +45,8 @@ function formIssue(result: { success: boolean; error?: { issues: { message: stri
 
 export function AccountPage() {
   const { user } = useSignedInUser();
+  // A payment settled here no longer stands in the way of deleting the account (docs/accounts.md).
+  useVerifyPendingPayments();
   const linked = useLinkedAccounts();
   // The guard shows this page only to a signed-in user.
   if (!user) return null;

@@ -24,7 +24,8 @@ import "./users.css";
 
 /**
  * docs/product.md, "Admin console": success green, failed red; an abandoned checkout (the learner
- * closed it) is no failure and reads neutral, as do pending and reversed; refunded its own colour.
+ * closed it) is no failure and reads neutral, as do pending and reversed; refunded its own colour;
+ * a payment Paystack's answer does not match (needs attention) red, to be seen.
  */
 export const STATUS_BADGES: Record<PaymentStatus, string> = {
   success: "badge-success",
@@ -33,6 +34,7 @@ export const STATUS_BADGES: Record<PaymentStatus, string> = {
   pending: "badge-neutral",
   reversed: "badge-neutral",
   refunded: "badge-refunded",
+  mismatched: "badge-failed",
 };
 
 const DAY = /^\d{4}-\d{2}-\d{2}$/;

@@ -3,6 +3,7 @@
 import { keepPreviousData, queryOptions, useQuery, useQueryClient } from "@tanstack/react-query";
 import type * as z from "zod/mini";
 import {
+  checkoutClosedSchema,
   checkoutSchema,
   eligibilitySchema,
   paymentHistorySchema,
@@ -94,6 +95,14 @@ export function startWaitlistCheckout(plan: PaidPlan) {
 export function verifyWaitlistPayment(reference: string, plan: PaidPlan) {
   const body: z.input<typeof verifyWaitlistRequestSchema> = { reference, type: "waitlist", plan };
   return apiRequest("/api/verify-paystack", verifyResponseSchema, { method: "POST", body });
+}
+
+/**
+ * The checkout ended for this reference: the server asks Paystack and answers the payment's status
+ * (docs/subscriptions.md, "Asking Paystack"). The browser says only that it ended.
+ */
+export function reportCheckoutClosed(reference: string) {
+  return apiRequest(`/api/payments/${encodeURIComponent(reference)}/closed`, checkoutClosedSchema, { method: "POST" });
 }
 
 /** After a credited payment: the plan, the tracks and the waitlist place are all read afresh. */

@@ -3,10 +3,10 @@
 // The browser never chooses an amount.
 import { useEffect, useRef, useState } from "react";
 import { useNavigate } from "react-router";
-import { BILLING_MESSAGES } from "../../../shared/contracts/billing.ts";
+import { BILLING_MESSAGES, type PaymentStatus } from "../../../shared/contracts/billing.ts";
 import type { PaidPlan } from "../../../shared/plans.ts";
 import { notify } from "../../ui/toast.tsx";
-import { usePaymentCredited, usePricesForCheckout } from "./billing-api.ts";
+import { reportCheckoutClosed, usePaymentCredited, usePricesForCheckout } from "./billing-api.ts";
 
 export type PaystackTransactionResult = {
   id?: number | string;
@@ -112,6 +112,7 @@ export type CheckoutFailure =
   | { step: "price" } // no cedi price for this plan
   | { step: "initialize"; cause: unknown } // the server did not create the transaction
   | { step: "checkout"; message: string | undefined } // Paystack's checkout reported an error
+  | { step: "declined" } // the checkout closed and Paystack says the payment was declined
   | { step: "verify"; cause: unknown; reference: string }; // paid, but not confirmed and credited
 
 /** What the selling pages do differently around the one purchase sequence. */
@@ -172,6 +173,24 @@ export function usePaystackCheckout(options: PaystackCheckoutOptions) {
     }
   }
 
+  /**
+   * The checkout closed: the server asks Paystack at once and answers the payment's status
+   * (docs/subscriptions.md, "Asking Paystack"). Paid after all: verified as onSuccess would be.
+   */
+  async function closed(reference: string, plan: PaidPlan) {
+    const status: PaymentStatus = await reportCheckoutClosed(reference).then(
+      (answer) => answer.status,
+      () => "pending",
+    );
+    await paymentCredited();
+    if (status === "success") return verify(reference, plan);
+    if (status === "failed") return fail({ step: "declined" });
+    if (status === "mismatched") return fail({ step: "verify", cause: new Error(BILLING_MESSAGES.mismatch), reference });
+    // Not paid, or not settled yet: the spec's own words (the history says which).
+    notify.info(BILLING_MESSAGES.windowClosed);
+    finish();
+  }
+
   async function purchase(plan: PaidPlan) {
     if (busy.current) return;
     if (options.start && !options.start(plan)) return;
@@ -191,11 +210,12 @@ export function usePaystackCheckout(options: PaystackCheckoutOptions) {
       const { reference, accessCode } = await options.initialize(plan);
       openCheckout(accessCode, {
         onSuccess: () => void verify(reference, plan),
-        onCancel: () => {
-          notify.info(BILLING_MESSAGES.windowClosed);
-          finish();
+        onCancel: () => void closed(reference, plan),
+        onError: ({ message }) => {
+          // A checkout that could not load was not paid: the server settles it, unasked for an answer.
+          void reportCheckoutClosed(reference).catch(() => undefined);
+          fail({ step: "checkout", message });
         },
-        onError: ({ message }) => fail({ step: "checkout", message }),
       });
     } catch (cause) {
       fail({ step: "initialize", cause });

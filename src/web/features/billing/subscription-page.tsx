@@ -17,6 +17,7 @@ import {
   verifySubscriptionPayment,
 } from "./billing-api.ts";
 import { PaymentHistory } from "./payment-history.tsx";
+import { useVerifyPendingPayments } from "./pending-payments.ts";
 import { PlanSupport } from "./plan-support.tsx";
 import { usePaystackCheckout, usePaystackScript } from "./paystack-checkout.ts";
 import {
@@ -37,6 +38,7 @@ export function SubscriptionPage() {
   const prices = usePrices();
   const subscription = useSubscription();
   const checkout = useSubscriptionCheckout();
+  useVerifyPendingPayments();
   const adminNoteId = useId();
   // Administrators buy nothing, so only learners load the payment script.
   usePaystackScript(!user?.isAdmin && prices.data?.payments.enabled ? prices.data.payments.inlineScriptUrl : null);
@@ -340,6 +342,8 @@ function useSubscriptionCheckout() {
           return notify.error(failure.cause instanceof Error ? failure.cause.message : BILLING_MESSAGES.serviceUnavailable);
         case "checkout":
           return notify.error(failure.message || BILLING_MESSAGES.serviceUnavailable);
+        case "declined":
+          return notify.error(BILLING_MESSAGES.declined);
         case "verify": {
           const message = failure.cause instanceof Error ? failure.cause.message : BILLING_MESSAGES.verifyFailed;
           return notify.paymentIssue(BILLING_MESSAGES.postPaymentIssue(message, failure.reference));

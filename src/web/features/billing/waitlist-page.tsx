@@ -288,6 +288,8 @@ function useWaitlistCheckout(signedIn: boolean) {
         }
         case "checkout":
           return fail(failure.message || BILLING_MESSAGES.waitlistServiceUnavailable, BILLING_MESSAGES.waitlistInlineFailed);
+        case "declined":
+          return fail(BILLING_MESSAGES.declined);
         case "verify": {
           // The server answered "no" (not paid, mismatch...) or the call itself broke.
           const refused = failure.cause instanceof ApiRequestError && failure.cause.status >= 400;

@@ -9,6 +9,7 @@ import { LEARNING_MESSAGES } from "../../../shared/contracts/learning.ts";
 import type { MeUser } from "../../../shared/contracts/session.ts";
 import { tracksForPlan } from "../../../shared/plans.ts";
 import { meQuery, useSignedInUser } from "../../session/session.ts";
+import { useVerifyPendingPayments } from "../billing/pending-payments.ts";
 import { useProgress } from "./learning-api.ts";
 import { usePrograms } from "./catalog-api.ts";
 import { trackPath } from "./course.ts";
@@ -53,6 +54,7 @@ export function ProgramListPage() {
   const programs = usePrograms();
   const progress = useProgress();
   const { user } = useSignedInUser();
+  useVerifyPendingPayments();
   const navigate = useNavigate();
   const [searchParams] = useSearchParams();
   const paymentNotice = usePaymentOutcome();

@@ -8,6 +8,7 @@ import { LEARNING_MESSAGES, type TrackDetail } from "../../../shared/contracts/l
 import { ApiRequestError } from "../../lib/api.ts";
 import { usePageTitle } from "../../lib/page-title.ts";
 import { notify } from "../../ui/toast.tsx";
+import { useVerifyPendingPayments } from "../billing/pending-payments.ts";
 import { usePrograms } from "./catalog-api.ts";
 import { lessonPath, startLesson } from "./course.ts";
 import { CoursePlayer } from "./course-player.tsx";
@@ -58,6 +59,7 @@ function Loading() {
 function TrackGate(props: { track: string; lessonId?: string; children: (detail: TrackDetail) => ReactNode }) {
   const { track, lessonId = null, children } = props;
   const detail = useTrack(track);
+  useVerifyPendingPayments();
   const premiumOnly = detail.error instanceof ApiRequestError && detail.error.status === 403;
   usePremiumOnlyToast(premiumOnly, track);
 
