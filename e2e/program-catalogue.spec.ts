@@ -144,6 +144,8 @@ test("an admin launches a fourth program in Intermediate as a draft and publishe
   const after = learner.getByRole("navigation", { name: "Course content" });
   await expect(after.getByRole("link", { name: /^Section 3: Journal every trade$/ })).toBeVisible();
   await expect(after.getByRole("link", { name: "Program complete: your certificate" })).toBeVisible();
+  // A lesson of notes only is read, not watched: the count says lessons.
+  await expect(learner.getByText("2 of 3 lessons done")).toBeVisible();
 
   // Archived: out of the catalogue at once.
   await programRow(page).getByRole("button", { name: `Archive ${TITLE}` }).click();

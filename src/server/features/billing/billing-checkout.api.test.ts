@@ -125,7 +125,7 @@ describe("buying a plan", () => {
     expect(receipts).toHaveLength(1);
     expect(receipts[0]?.subject).toBe(`Your Trading Academy receipt ${reference}`);
     expect(receipts[0]?.text).toContain("GH₵ 541.00");
-    expect(receipts[0]?.text).toContain(`Reference: ${reference}`);
+    expect(receipts[0]?.text).toContain(`Paystack reference: ${reference}`);
     expect(receipts[0]?.text).toContain("one month of the Intermediate plan");
 
     expect(await me(t, buyer.cookie)).toMatchObject({

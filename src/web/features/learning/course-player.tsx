@@ -62,7 +62,12 @@ export function CoursePlayer({ detail, track, lessonId }: { detail: TrackDetail;
       <div className="player-header">
         <h1>{program.title}</h1>
         <p className="program-meta">{program.duration}</p>
-        <CourseProgress watched={progress.watched} total={progress.total} percent={progress.percent} />
+        <CourseProgress
+          watched={progress.watched}
+          total={progress.total}
+          percent={progress.percent}
+          allVideos={detail.modules.every((module) => module.youtubeId !== null)}
+        />
       </div>
       <div className="player-body">
         <Curriculum detail={detail} track={track} currentId={lesson?.id ?? null} end={completeEntry} />
@@ -199,7 +204,10 @@ function bringIntoView(element: HTMLElement) {
   element.scrollIntoView({ behavior: reduceMotion ? "auto" : "smooth", block: "start" });
 }
 
-function CourseProgress({ watched, total, percent }: { watched: number; total: number; percent: number }) {
+type CourseProgressProps = { watched: number; total: number; percent: number; allVideos: boolean };
+
+/** "2 of 3 videos watched"; "lessons done" once a lesson is notes only, which is read, not watched. */
+function CourseProgress({ watched, total, percent, allVideos }: CourseProgressProps) {
   const labelId = useId();
   return (
     <div className="card track-progress">
@@ -207,7 +215,7 @@ function CourseProgress({ watched, total, percent }: { watched: number; total: n
       <p id={labelId} aria-live="polite" className="track-progress-label">
         <span>{percent}% complete</span>
         <span className="muted">
-          {watched} of {total} videos watched
+          {watched} of {total} {allVideos ? "videos watched" : "lessons done"}
         </span>
       </p>
       <progress aria-labelledby={labelId} value={percent} max={100} />
