@@ -506,8 +506,9 @@ test.describe("the avatar menu", () => {
     const panel = page.locator(".account-panel");
     await expect(panel).toContainText(email);
     await expect(panel).toContainText("Access Level: Free");
-    await expect(panel.getByRole("listitem").filter({ hasText: /^Beginner$/ })).toHaveCount(1);
-    await expect(panel.getByRole("listitem").filter({ hasText: /^(Intermediate|Advanced)$/ })).toHaveCount(0);
+    // The programs the free plan opens, by title: the Beginner level's.
+    await expect(panel.getByRole("listitem").filter({ hasText: /^Beginner Program$/ })).toHaveCount(1);
+    await expect(panel.getByRole("listitem").filter({ hasText: /^(Intermediate|Advanced) Program$/ })).toHaveCount(0);
     const menu = page.getByRole("menu");
     await expect(menu.getByRole("menuitem", { name: "Manage Subscription" })).toHaveAttribute("href", "/subscription");
     await expect(menu.getByRole("menuitem", { name: "Admin Panel" })).toHaveCount(0);
