@@ -81,39 +81,37 @@ async function readPrograms(db: Db | Tx, id?: string): Promise<AdminProgram[]> {
       .orderBy(asc(modules.programId), asc(modules.position)),
   ]);
   const attachments = await readAttachmentListing(db, moduleRows.map((m) => m.id));
-  return programRows.flatMap(({ program, questions }) => {
+  return programRows.map(({ program, questions }) => {
     const track = program.id;
-    return [
-      {
-        id: track,
-        level: program.level,
-        archived: program.archivedAt !== null,
-        draft: program.draft,
-        title: program.title,
-        duration: program.duration,
-        priceUsd: program.priceUsdCents === null ? null : program.priceUsdCents / 100,
-        order: program.order,
-        description: program.description,
-        modules: moduleRows
-          .filter((m) => m.programId === track)
-          .map(({ id: moduleId, title, description, youtubeId, notes, freePreview, draft }) => ({
-            id: moduleId,
-            title,
-            description,
-            youtubeId,
-            notes,
-            freePreview,
-            draft,
-            attachments: (attachments.get(moduleId) ?? []).map((file) => ({
-              ...file,
-              url: attachmentPath(track, moduleId, file.id),
-            })),
+    return {
+      id: track,
+      level: program.level,
+      archived: program.archivedAt !== null,
+      draft: program.draft,
+      title: program.title,
+      duration: program.duration,
+      priceUsd: program.priceUsdCents === null ? null : program.priceUsdCents / 100,
+      order: program.order,
+      description: program.description,
+      modules: moduleRows
+        .filter((m) => m.programId === track)
+        .map(({ id: moduleId, title, description, youtubeId, notes, freePreview, draft }) => ({
+          id: moduleId,
+          title,
+          description,
+          youtubeId,
+          notes,
+          freePreview,
+          draft,
+          attachments: (attachments.get(moduleId) ?? []).map((file) => ({
+            ...file,
+            url: attachmentPath(track, moduleId, file.id),
           })),
-        questionCount: questions?.length ?? 0,
-        draftQuestionCount: questions?.filter((question) => question.draft).length ?? 0,
-        updatedAt: program.updatedAt.toISOString(),
-      },
-    ];
+        })),
+      questionCount: questions?.length ?? 0,
+      draftQuestionCount: questions?.filter((question) => question.draft).length ?? 0,
+      updatedAt: program.updatedAt.toISOString(),
+    };
   });
 }
 
