@@ -57,6 +57,7 @@ export default defineConfig({
       // The lesson's player: the stand-in of the IFrame Player API, whose playback a test drives
       // (a test that blocks it sees the lesson as YouTube out of reach leaves it).
       YOUTUBE_IFRAME_API_URL: `${E2E_BASE_URL}/dev/fakes/youtube/iframe_api`,
+      YOUTUBE_THUMBNAIL_URL: `${E2E_BASE_URL}/dev/fakes/youtube/vi/`,
       // Sign-in providers: the app's own development stand-ins, speaking the real protocols.
       GOOGLE_CLIENT_ID: "e2e-google-client",
       GOOGLE_CLIENT_SECRET: "e2e-google-secret",

@@ -9,8 +9,14 @@ const apiOrigin = `http://localhost:${process.env.API_PORT ?? "3000"}`;
  * header (index.html's shell) as soon as it arrives, a round trip earlier. index.html is sent
  * uncompressed: kept under about 13 KB, it still arrives in the first round trip, which is why the
  * styles of the track and plan pages travel with their own code instead.
+ *
+ * A chunk loaded lazily from another lazy chunk (a lesson's questions, from the track page) lists
+ * the entry's stylesheet among what it needs before it runs; that file is gone, and the page has
+ * its rules already. Its name is swapped for the entry's script, which the page has loaded too (a
+ * modulepreload of it costs no request).
  */
 function inlineStylesheet(): Plugin {
+  const inlined = new Set<string>();
   return {
     name: "inline-stylesheet",
     apply: "build",
@@ -24,8 +30,20 @@ function inlineStylesheet(): Plugin {
           // The file itself is no longer needed. (Rollup's bundle is a record keyed by file name.)
           // eslint-disable-next-line @typescript-eslint/no-dynamic-delete
           delete bundle[fileName];
+          inlined.add(fileName);
           return `<style>${stylesheet.source}</style>`;
         });
+      },
+    },
+    generateBundle: {
+      order: "post",
+      handler(_options, bundle) {
+        const chunks = Object.values(bundle).flatMap((output) => (output.type === "chunk" ? [output] : []));
+        const entry = chunks.find((chunk) => chunk.isEntry);
+        if (!entry) return;
+        for (const chunk of chunks) {
+          for (const fileName of inlined) chunk.code = chunk.code.replaceAll(`"${fileName}"`, `"${entry.fileName}"`);
+        }
       },
     },
   };

@@ -121,6 +121,7 @@ test.describe("as a signed-in learner", () => {
     const page = await learner.newPage();
     await blockIframeApi(page);
     await visit(page, "/program/beginner");
+    await page.getByRole("button", { name: /^Play video, / }).click();
     await expectVideoFallback(page);
     await expectNoAxeViolations(page, "a lesson of /program/beginner without its video");
     await page.close();

@@ -32,6 +32,7 @@ test("a learner's page", async ({ page, context, browser }, testInfo) => {
   const lessonPath = new URL(learnerPage.url()).pathname;
   const question = `What is a pip? (${Date.now()})`;
   const questions = learnerPage.getByRole("region", { name: "Questions about this lesson" });
+  await questions.scrollIntoViewIfNeeded();
   await questions.getByLabel("Your question").fill(question);
   await questions.getByRole("button", { name: "Post question" }).click();
   await expect(questions.getByRole("article").filter({ hasText: question })).toBeVisible();

@@ -32,7 +32,7 @@ test("a free learner upgrades to Intermediate through the checkout and studies i
   await expect(page.getByText("Payment verified! Your plan has been upgraded.").first()).toBeVisible();
   await page.goto("/program/intermediate");
   await expect(page.getByRole("heading", { level: 1, name: "Intermediate Program" })).toBeVisible();
-  await expect(page.locator("iframe").first()).toBeVisible();
+  await expect(page.getByRole("button", { name: /^Play video, / })).toBeVisible();
 
   await page.goto("/subscription");
   await expect(page.getByText("Your subscription")).toBeVisible();

@@ -45,8 +45,9 @@ test("a learner studies the whole Beginner program in the player", async ({ page
   await expect(page.getByText("0 of 3 videos watched")).toBeVisible();
   await expect(page.getByText("0% complete")).toBeVisible();
   await expect(page.getByText("Watch Section 1 to unlock this quiz.")).toBeVisible();
-  await expect(page.locator("iframe")).toHaveCount(1);
-  await expect(page.locator("iframe")).toHaveAttribute("title", "Welcome to the markets video");
+  // The video's thumbnail and play button: YouTube's player comes only when played.
+  await expect(page.getByRole("button", { name: "Play video, Welcome to the markets", exact: true })).toBeVisible();
+  await expect(page.locator("iframe")).toHaveCount(0);
 
   // The curriculum: every lesson in order, the quiz under the first, the current one marked.
   await expect(curriculum(page).getByRole("heading", { name: "Course content" })).toBeVisible();
@@ -242,12 +243,12 @@ test("a free learner is stopped at Intermediate with the premium message", async
   await signedInAccount(context, request, { email: uniqueEmail(testInfo) });
   await page.goto("/program/intermediate");
   await expect(page.getByRole("main").getByText("Available to Premium users only")).toBeVisible();
-  await expect(page.locator("iframe")).toHaveCount(0);
+  await expect(page.locator(".video-frame")).toHaveCount(0);
   await expect(page).toHaveTitle("Intermediate Program · Trading Academy");
   // A lesson's address says the same.
   await page.goto("/program/intermediate/any-lesson");
   await expect(page.getByRole("main").getByText("Available to Premium users only")).toBeVisible();
-  await expect(page.locator("iframe")).toHaveCount(0);
+  await expect(page.locator(".video-frame")).toHaveCount(0);
 
   await page.goto("/program");
   await expect(programCard(page, "Intermediate Program").getByText(/% complete/)).toHaveCount(0);
@@ -267,7 +268,7 @@ test("a learner whose plan was set to intermediate through the CLI opens Interme
   await page.goto("/program/intermediate");
   await expect(page.getByRole("heading", { level: 1, name: "Intermediate Program" })).toBeVisible();
   await expect(page.getByRole("heading", { level: 2, name: /^Section 1:/ })).toBeVisible();
-  await expect(page.locator("iframe")).toBeVisible();
+  await expect(page.getByRole("button", { name: /^Play video, / })).toBeVisible();
   await page.goto("/program/advanced");
   await expect(page.getByRole("main").getByText("Available to Premium users only")).toBeVisible();
 });

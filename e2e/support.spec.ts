@@ -31,6 +31,9 @@ test("a learner asks a question under a lesson and reads the Academy team's answ
   await expect(page).toHaveURL(/\/program\/beginner\/[0-9a-f-]{36}/);
   const lessonUrl = page.url();
   const section = questions(page);
+  // The questions come as the learner scrolls to them, not with the lesson.
+  await expect(section.getByRole("heading", { name: "Questions about this lesson" })).toBeVisible();
+  await section.scrollIntoViewIfNeeded();
   // Other learners may have asked here already (the browser suites share one database): the
   // section has loaded either way.
   await expect(section.getByRole("button", { name: "Post question" })).toBeVisible();
@@ -59,6 +62,7 @@ test("a learner asks a question under a lesson and reads the Academy team's answ
 
   // The learner sees it under the lesson, from the Academy team, and was emailed.
   await page.goto(lessonUrl);
+  await questions(page).scrollIntoViewIfNeeded();
   const answered = questions(page).getByRole("article").filter({ hasText: question });
   await expect(answered.getByText("Liquidity is thin between sessions")).toBeVisible();
   await expect(answered.getByText("Academy team")).toBeVisible();

@@ -9,6 +9,8 @@
 // window.fakeYouTubeSettings first: { duration } in seconds (600), { ready: false } for a player
 // that never becomes ready. Plain ES2020 without template literals, served as its own file (the
 // Content-Security-Policy forbids inline scripts).
+import { randomBytes } from "node:crypto";
+
 export const FAKE_YOUTUBE_IFRAME_API_SCRIPT = `(() => {
   "use strict";
   const PlayerState = { UNSTARTED: -1, ENDED: 0, PLAYING: 1, PAUSED: 2, BUFFERING: 3, CUED: 5 };
@@ -85,3 +87,21 @@ export const FAKE_YOUTUBE_IFRAME_API_SCRIPT = `(() => {
   }, 0);
 })();
 `;
+
+/**
+ * The bytes YouTube's thumbnails weigh, about: 320 by 180 ("mqdefault") and 480 by 360 JPEGs. The
+ * stand-in's pictures weigh as much, so that what a lesson costs in data (e2e/data-cost.spec.ts)
+ * counts them as a learner's phone would.
+ */
+const THUMBNAIL_BYTES: Record<string, number> = { default: 4_000, mqdefault: 12_000, hqdefault: 30_000, sddefault: 50_000, maxresdefault: 90_000 };
+
+/** The stand-in's thumbnail of a video: a 16:9 picture naming it, as heavy as YouTube's of that size. */
+export function fakeYouTubeThumbnail(videoId: string, size: string): string {
+  const picture =
+    '<svg xmlns="http://www.w3.org/2000/svg" width="480" height="270" viewBox="0 0 480 270">' +
+    '<rect width="480" height="270" fill="#1d3b63"/>' +
+    `<text x="24" y="246" fill="#c9d6e8" font-family="system-ui,sans-serif" font-size="18">Thumbnail ${videoId}</text>`;
+  // Noise in a comment weighs what a JPEG's pixels would (it does not compress either).
+  const noise = randomBytes(Math.ceil((THUMBNAIL_BYTES[size] ?? 12_000) * 0.75)).toString("base64");
+  return `${picture}<!-- ${noise} --></svg>`;
+}

@@ -12,6 +12,17 @@ export function videoPlayer(page: Page, lessonTitle: string) {
   return page.locator(`iframe[data-fake-youtube-player][title="${lessonTitle} video"]`);
 }
 
+/** A lesson's video before it is played: its thumbnail and "Play video" (or "Resume video at 2:00"). */
+export function playButton(page: Page, lessonTitle: string, resumeAt?: string) {
+  const words = resumeAt === undefined ? "Play video" : `Resume video at ${resumeAt}`;
+  return page.getByRole("button", { name: `${words}, ${lessonTitle}`, exact: true });
+}
+
+/** Plays a lesson's video: only then does the page load the IFrame Player API. */
+export async function playVideo(page: Page, lessonTitle: string, resumeAt?: string): Promise<void> {
+  await playButton(page, lessonTitle, resumeAt).click();
+}
+
 /** The stand-in's test hook: play(), pause(), advance(seconds), end(), fail(code) on the current player. */
 export async function drive(page: Page, action: "play" | "pause" | "end" | "fail"): Promise<void>;
 export async function drive(page: Page, action: "advance", seconds: number): Promise<void>;

@@ -82,6 +82,12 @@ describe("readEnv", () => {
     expect(readEnv({ YOUTUBE_IFRAME_API_URL: standIn }).youtubeIframeApiUrl).toBe(standIn);
   });
 
+  it("takes video thumbnails from YouTube's image host unless YOUTUBE_THUMBNAIL_URL names a stand-in", () => {
+    expect(readEnv({}).youtubeThumbnailUrl).toBe("https://i.ytimg.com/vi/");
+    expect(readEnv({ YOUTUBE_THUMBNAIL_URL: "http://localhost:3210/dev/fakes/youtube/vi" }).youtubeThumbnailUrl).toBe("http://localhost:3210/dev/fakes/youtube/vi/");
+    expect(() => readEnv({ YOUTUBE_THUMBNAIL_URL: "ftp://images.example" })).toThrow(/YOUTUBE_THUMBNAIL_URL/);
+  });
+
   it("refuses production without an AUTH_SECRET", () => {
     expect(() => readEnv({ NODE_ENV: "production" })).toThrow(/AUTH_SECRET/);
     expect(() => readEnv({ NODE_ENV: "production", AUTH_SECRET: "short" })).toThrow(/AUTH_SECRET/);

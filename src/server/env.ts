@@ -89,6 +89,7 @@ const trustProxySetting = z
 
 /** YouTube's own address of its IFrame Player API. */
 export const YOUTUBE_IFRAME_API = "https://www.youtube.com/iframe_api";
+export const YOUTUBE_THUMBNAILS = "https://i.ytimg.com/vi/";
 
 const envSchema = z.object({
   NODE_ENV: z.enum(["development", "test", "production"]).default("development"),
@@ -148,6 +149,8 @@ const envSchema = z.object({
   CHAT_WIDGET_URL: optionalWebUrl("https://embed.tawk.to/<property>/default"),
   // The YouTube IFrame Player API the lesson page loads; tests point it at dev/fakes' stand-in.
   YOUTUBE_IFRAME_API_URL: webUrl(YOUTUBE_IFRAME_API).default(YOUTUBE_IFRAME_API),
+  // Where a video's thumbnail is, as `{base}{videoId}/{size}.jpg` (docs/integrations.md, "YouTube").
+  YOUTUBE_THUMBNAIL_URL: webUrl(YOUTUBE_THUMBNAILS).default(YOUTUBE_THUMBNAILS),
   SUPPORT_EMAIL: z.email().default("support@tradingacademy.com"),
   SUPPORT_PHONE: z.string().default("+233 30 290 1234"),
   // Who issues the receipts (docs/subscriptions.md, "Receipts").
@@ -200,6 +203,8 @@ export type Env = {
   chatWidgetUrl: string | null;
   /** The script of the YouTube IFrame Player API (YOUTUBE_IFRAME_API_URL). */
   youtubeIframeApiUrl: string;
+  /** Where a video's thumbnails are, ending in "/" (YOUTUBE_THUMBNAIL_URL). */
+  youtubeThumbnailUrl: string;
   supportEmail: string;
   supportPhone: string;
   /** The business named on receipts; the address and tax number only when configured. */
@@ -310,6 +315,7 @@ export function readEnv(source: Record<string, string | undefined> = process.env
     s3: s3Config(env),
     chatWidgetUrl: env.CHAT_WIDGET_URL ?? null,
     youtubeIframeApiUrl: env.YOUTUBE_IFRAME_API_URL,
+    youtubeThumbnailUrl: env.YOUTUBE_THUMBNAIL_URL.endsWith("/") ? env.YOUTUBE_THUMBNAIL_URL : `${env.YOUTUBE_THUMBNAIL_URL}/`,
     supportEmail: env.SUPPORT_EMAIL,
     supportPhone: env.SUPPORT_PHONE,
     business: { name: env.BUSINESS_NAME.trim(), address: env.BUSINESS_ADDRESS?.trim() ?? null, taxNumber: env.BUSINESS_TAX_NUMBER?.trim() ?? null },

@@ -140,6 +140,20 @@ describe("request ids", () => {
     expect(requestIdOf(response)).toMatch(UUID);
     expect(response.json()).toMatchObject({ error: { requestId: requestIdOf(response) } });
   });
+
+  it("gives a built script or stylesheet the headers a file needs, and a page or an API answer all of them", async () => {
+    const asset = await inject({ method: "GET", url: "/assets/not-built.js" });
+    expect(asset.headers["x-content-type-options"]).toBe("nosniff");
+    expect(asset.headers["cross-origin-resource-policy"]).toBe("same-origin");
+    expect(asset.headers["content-security-policy"]).toBeUndefined();
+    expect(asset.headers["x-frame-options"]).toBeUndefined();
+    requestIdOf(asset);
+    for (const url of ["/api/nope", "/assets-not/x.js"]) {
+      const answer = await inject({ method: "GET", url });
+      expect(answer.headers["content-security-policy"], url).toContain("default-src 'self'");
+      expect(answer.headers["x-frame-options"], url).toBe("SAMEORIGIN");
+    }
+  });
 });
 
 describe("request ids in the logs", () => {

@@ -4,6 +4,7 @@
 import { randomUUID } from "node:crypto";
 import type { IncomingMessage } from "node:http";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import { assetSecurityHeaders } from "./security.ts";
 
 export const REQUEST_ID_HEADER = "x-request-id";
 
@@ -18,13 +19,17 @@ export function requestIdFor(request: IncomingMessage): string {
 
 export type SetAnswerHeaders = (request: FastifyRequest, reply: FastifyReply) => void;
 
+/** Where the built scripts and stylesheets are served (with fewer headers, security.ts). */
+const ASSETS_PATH = "/assets/";
+
 /**
  * What every answer carries, 404s, 429s and errors included: its request id and the security
- * headers (security.ts), computed once.
+ * headers (security.ts), computed once; a built script or stylesheet, only those it needs.
  */
 export function answerHeaders(securityHeaders: Record<string, string>): SetAnswerHeaders {
+  const forAssets = assetSecurityHeaders(securityHeaders);
   return (request, reply) => {
-    reply.headers(securityHeaders).header(REQUEST_ID_HEADER, request.id);
+    reply.headers(request.url.startsWith(ASSETS_PATH) ? forAssets : securityHeaders).header(REQUEST_ID_HEADER, request.id);
   };
 }
 

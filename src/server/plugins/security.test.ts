@@ -5,7 +5,7 @@ import type { AddressInfo } from "node:net";
 import helmet from "helmet";
 import { describe, expect, it } from "vitest";
 import { readEnv, type Env } from "../env.ts";
-import { contentSecurityPolicy, helmetOptions, securityHeaders } from "./security.ts";
+import { assetSecurityHeaders, contentSecurityPolicy, helmetOptions, securityHeaders } from "./security.ts";
 
 /** The headers helmet sets when it runs as a middleware on a real answer, lower-cased. */
 async function helmetOnARealAnswer(env: Env): Promise<Record<string, string>> {
@@ -41,6 +41,17 @@ describe("securityHeaders", () => {
   });
 });
 
+describe("assetSecurityHeaders", () => {
+  it("keeps of the page's headers those a script needs: nosniff, the resource policy and HSTS", () => {
+    const headers = securityHeaders(readEnv({ NODE_ENV: "production", AUTH_SECRET: "a".repeat(40), APP_URL: "https://academy.example.com" }));
+    expect(Object.keys(assetSecurityHeaders(headers)).sort()).toEqual([
+      "cross-origin-resource-policy",
+      "strict-transport-security",
+      "x-content-type-options",
+    ]);
+  });
+});
+
 describe("contentSecurityPolicy", () => {
   it("lets in YouTube's IFrame Player API by path, its widget script, and the nocookie player frame, nothing broader", () => {
     const policy = contentSecurityPolicy(readEnv({}));
@@ -56,5 +67,12 @@ describe("contentSecurityPolicy", () => {
     const policy = contentSecurityPolicy(readEnv({ YOUTUBE_IFRAME_API_URL: standIn }));
     expect(policy.scriptSrc).toContain(standIn);
     expect(policy.scriptSrc.some((source) => source.includes("youtube.com"))).toBe(false);
+  });
+
+  it("lets in images from the thumbnails' host: YouTube's, or the configured stand-in's origin", () => {
+    expect(contentSecurityPolicy(readEnv({})).imgSrc).toContain("https://i.ytimg.com");
+    const policy = contentSecurityPolicy(readEnv({ YOUTUBE_THUMBNAIL_URL: "http://localhost:3322/dev/fakes/youtube/vi/" }));
+    expect(policy.imgSrc).toContain("http://localhost:3322");
+    expect(policy.imgSrc).not.toContain("https://i.ytimg.com");
   });
 });

@@ -4,7 +4,6 @@ import helmet, { type HelmetOptions } from "helmet";
 import { YOUTUBE_IFRAME_API, type Env } from "../env.ts";
 
 const YOUTUBE_EMBED = "https://www.youtube-nocookie.com";
-const YOUTUBE_IMAGES = "https://i.ytimg.com";
 
 /** The origins a chat widget needs: Tawk.to loads from and talks to its subdomains. */
 export function chatWidgetOrigins(url: string | null): { scripts: string[]; connect: string[] } {
@@ -47,7 +46,7 @@ export function contentSecurityPolicy(env: Env) {
     formAction: ["'self'"],
     scriptSrc: ["'self'", ...youtube, ...chat.scripts, ...paystack],
     styleSrc: ["'self'", "'unsafe-inline'", ...chat.scripts],
-    imgSrc: ["'self'", "data:", YOUTUBE_IMAGES, ...chat.scripts],
+    imgSrc: ["'self'", "data:", new URL(env.youtubeThumbnailUrl).origin, ...chat.scripts],
     fontSrc: ["'self'", "data:", ...chat.scripts],
     connectSrc: ["'self'", ...chat.connect, ...paystack],
     frameSrc: [YOUTUBE_EMBED, ...chat.scripts, ...paystack],
@@ -88,4 +87,16 @@ export function securityHeaders(env: Env): Record<string, string> {
   // request (a per-request nonce would need helmet on each request again).
   if (!finished) throw new Error("helmet did not set its headers synchronously");
   return Object.fromEntries(headers);
+}
+
+/**
+ * The headers a built script or stylesheet under /assets/ needs: the document's (the policy, frame
+ * and opener rules) do nothing on a file that is not a page, and on a phone they cost some 650
+ * bytes a file, twenty files a first visit (docs/performance.md, "Data"). Those files are ours,
+ * built, never a learner's upload.
+ */
+const ASSET_HEADERS = ["x-content-type-options", "cross-origin-resource-policy", "strict-transport-security"];
+
+export function assetSecurityHeaders(headers: Record<string, string>): Record<string, string> {
+  return Object.fromEntries(Object.entries(headers).filter(([name]) => ASSET_HEADERS.includes(name)));
 }

@@ -8,6 +8,8 @@ export const siteConfigSchema = z.object({
   chatWidgetUrl: z.nullable(z.string()),
   /** The YouTube IFrame Player API's script, loaded by the lesson page only. */
   youtubeIframeApiUrl: z.string(),
+  /** Where a video's thumbnails are: `{youtubeThumbnailUrl}{videoId}/{size}.jpg`. */
+  youtubeThumbnailUrl: z.string(),
   supportEmail: z.string(),
   supportPhone: z.string(),
   socialLinks: z.array(z.object({ label: z.string(), href: z.string() })),

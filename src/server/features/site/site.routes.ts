@@ -6,6 +6,7 @@ export const siteRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get("/api/site", { schema: { response: { 200: siteConfigSchema } } }, async () => ({
     chatWidgetUrl: app.env.chatWidgetUrl,
     youtubeIframeApiUrl: app.env.youtubeIframeApiUrl,
+    youtubeThumbnailUrl: app.env.youtubeThumbnailUrl,
     supportEmail: app.env.supportEmail,
     supportPhone: app.env.supportPhone,
     socialLinks: app.env.socialLinks,

@@ -27,3 +27,9 @@ export function useVerifyPendingPayments(): void {
     retry: false,
   });
 }
+
+/** The same, as a component of its own: a page that rarely needs it loads it lazily (track-page.tsx). */
+export function VerifyPendingPayments(): null {
+  useVerifyPendingPayments();
+  return null;
+}

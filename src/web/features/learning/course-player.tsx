@@ -13,7 +13,7 @@ import { COMPLETE_STEP, courseProgress, lessonPath, nextStepPath, QUIZ_ANCHOR, q
 import { Curriculum, StepMark } from "./curriculum.tsx";
 import { useMarkWatched } from "./learning-api.ts";
 import { LessonMaterials } from "./lesson-materials.tsx";
-import { LessonQuestions } from "./lesson-questions.tsx";
+import { DeferredLessonQuestions } from "./deferred-lesson-questions.tsx";
 import { LessonVideoOf } from "./lesson-video.tsx";
 import { QuizPanel } from "./quiz-panel.tsx";
 
@@ -101,7 +101,7 @@ export function CoursePlayer({ detail, track, lessonId }: { detail: TrackDetail;
                 <LessonPager detail={detail} track={track} index={index} />
               </article>
               {completedHere && <CompletionMoment detail={detail} />}
-              <LessonQuestions key={lesson.id} track={track} moduleId={lesson.id} />
+              <DeferredLessonQuestions key={lesson.id} track={track} moduleId={lesson.id} />
             </>
           ) : (
             <LessonNotFound detail={detail} track={track} focusTarget={focusTarget} />

@@ -1,20 +1,27 @@
-// A lesson's video, through the YouTube IFrame Player API (docs/product.md, "Lesson player"): it
-// starts where the learner stopped, saves where they are as it plays, marks the lesson watched
-// once played to (near) its end, and when it cannot load says so in words, with a link to YouTube.
+// A lesson's video (docs/product.md, "Lesson player"): the video's thumbnail and a play button
+// until the learner plays it, and only then YouTube's IFrame Player API (docs/performance.md,
+// "Data"). It starts where the learner stopped, saves where they are as it plays, marks the lesson
+// watched once played to (near) its end, and when it cannot load says so in words, with a link to
+// YouTube.
 import { useEffect, useEffectEvent, useRef, useState, useSyncExternalStore } from "react";
 import { lessonTitle } from "../../../shared/learning.ts";
+import { browserSavesData } from "../../lib/data-saver.ts";
 import { useSiteConfig } from "../../lib/site-config.ts";
 import { useLessonPositions, useSaveLessonPosition } from "./learning-api.ts";
 import {
+  formatVideoTime,
   isPlayedToEnd,
   PLAYER_READY_TIMEOUT_MS,
   positionToSave,
+  youtubeThumbnailUrl,
   youtubeWatchUrl,
   type SavedPosition,
 } from "./video-watching.ts";
 import { loadYouTubeIframeApi, PLAYER_STATE, type YouTubePlayer } from "./youtube-iframe-api.ts";
 
 const YOUTUBE_NOCOOKIE = "https://www.youtube-nocookie.com";
+/** From this width the larger thumbnail is worth its bytes. */
+const WIDE_SCREEN = "(min-width: 48rem)";
 /** While the video plays, how often the lesson looks at where it is. */
 const POLL_MS = 1000;
 
@@ -37,8 +44,8 @@ type Props = {
   track: string;
   lessonId: string;
   youtubeId: string;
-  /** The video's accessible name, e.g. "Support and resistance video". */
-  title: string;
+  /** The lesson's title without its number, e.g. "Support and resistance". */
+  lessonName: string;
   /** Called once, when the learner has played the video to (near) its end. */
   onPlayedToEnd: () => void;
   /** Whether where the learner stops is kept (not in a free preview of a program they cannot open). */
@@ -60,7 +67,7 @@ export function LessonVideoOf(props: {
       track={track}
       lessonId={lesson.id}
       youtubeId={lesson.youtubeId}
-      title={`${lessonTitle(lesson.title)} video`}
+      lessonName={lessonTitle(lesson.title)}
       onPlayedToEnd={onPlayedToEnd}
       resume={resume}
     />
@@ -68,12 +75,12 @@ export function LessonVideoOf(props: {
 }
 
 /** Render it with `key={lessonId}`: one player per lesson, its position saved as it goes. */
-export function LessonVideo({ track, lessonId, youtubeId, title, onPlayedToEnd, resume = true }: Props) {
+export function LessonVideo({ track, lessonId, youtubeId, lessonName, onPlayedToEnd, resume = true }: Props) {
   const site = useSiteConfig();
   const positions = useLessonPositions(track, { enabled: resume });
   const savePosition = useSaveLessonPosition(track);
   const online = useOnline();
-  const [status, setStatus] = useState<"loading" | "ready" | "failed">("loading");
+  const [status, setStatus] = useState<"poster" | "loading" | "ready" | "failed">("poster");
   const frame = useRef<HTMLDivElement>(null);
 
   const apiUrl = site.data?.youtubeIframeApiUrl ?? null;
@@ -83,17 +90,20 @@ export function LessonVideo({ track, lessonId, youtubeId, title, onPlayedToEnd, 
   const offlineBeforeReady = !online && status !== "ready";
   const gaveUp = status === "failed";
   const failed = gaveUp || offlineBeforeReady || site.isError;
+  const played = status !== "poster";
+  const resumeAt = resume ? (positions.data?.[lessonId] ?? 0) : 0;
+  const playWords = resumeAt > 0 ? `Resume video at ${formatVideoTime(resumeAt)}` : "Play video";
 
   const startAt = useEffectEvent(() => positions.data?.[lessonId] ?? 0);
   const playedToEnd = useEffectEvent(() => onPlayedToEnd());
   const save = useEffectEvent((seconds: number, leaving: boolean) => {
     if (resume) savePosition(lessonId, seconds, { leaving });
   });
-  const frameTitle = useEffectEvent(() => title);
+  const frameTitle = useEffectEvent(() => `${lessonName} video`);
 
   useEffect(() => {
     const container = frame.current;
-    if (!container || apiUrl === null || !startKnown || offlineBeforeReady || gaveUp) return;
+    if (!container || !played || apiUrl === null || !startKnown || offlineBeforeReady || gaveUp) return;
     let cancelled = false;
     let player: YouTubePlayer | null = null;
     let ready = false;
@@ -138,14 +148,18 @@ export function LessonVideo({ track, lessonId, youtubeId, title, onPlayedToEnd, 
         host: YOUTUBE_NOCOOKIE,
         width: "100%",
         height: "100%",
-        playerVars: { start, rel: 0, playsinline: 1 },
+        playerVars: { start, rel: 0, playsinline: 1, autoplay: 1 },
         events: {
           onReady: ({ target }) => {
             if (cancelled) return;
             clearTimeout(readyTimer);
             ready = true;
-            target.getIframe().title = frameTitle();
+            const iframe = target.getIframe();
+            iframe.title = frameTitle();
             setStatus("ready");
+            // The learner pressed play: it plays (where the browser allows) and has the focus.
+            target.playVideo();
+            iframe.focus();
           },
           onStateChange: ({ data }) => {
             stopPolling();
@@ -183,11 +197,38 @@ export function LessonVideo({ track, lessonId, youtubeId, title, onPlayedToEnd, 
       player?.destroy();
       container.replaceChildren();
     };
-  }, [apiUrl, startKnown, offlineBeforeReady, gaveUp, youtubeId]);
+  }, [played, apiUrl, startKnown, offlineBeforeReady, gaveUp, youtubeId]);
 
+  const thumbnails = site.data?.youtubeThumbnailUrl;
   return (
     <>
-      <div ref={frame} className="video-frame" hidden={failed} />
+      {played ? (
+        <div ref={frame} className="video-frame" hidden={failed} />
+      ) : (
+        !failed && (
+          // Named with its visible words first, then the lesson's name.
+          <button
+            type="button"
+            className="video-frame video-poster lesson-poster"
+            aria-label={`${playWords}, ${lessonName}`}
+            onClick={() => setStatus("loading")}
+          >
+            {thumbnails !== undefined && (
+              // The small picture on a phone or when saving data (docs/performance.md, "Data").
+              <picture>
+                {!browserSavesData() && <source media={WIDE_SCREEN} srcSet={youtubeThumbnailUrl(thumbnails, youtubeId, "hqdefault")} />}
+                <img className="video-thumbnail" src={youtubeThumbnailUrl(thumbnails, youtubeId, "mqdefault")} alt="" decoding="async" />
+              </picture>
+            )}
+            <span className="play-icon" aria-hidden="true">
+              <svg viewBox="0 0 24 24" width="32" height="32">
+                <path d="M8 5v14l11-7z" fill="currentColor" />
+              </svg>
+            </span>
+            <span className="video-poster-label">{playWords}</span>
+          </button>
+        )
+      )}
       {/* Present from the start, so that the words are announced when they appear. */}
       <div role="status" className="video-status">
         {failed && (

@@ -2,13 +2,12 @@
 // /program/{track} opens the course at the first unwatched lesson, and /program/{track}/{lessonId}
 // is the course player at one lesson. Both say the same when the track cannot be shown: loading,
 // not found, premium only.
-import { useEffect, useRef, type ReactNode } from "react";
+import { lazy, Suspense, useEffect, useRef, type ReactNode } from "react";
 import { Link, Navigate, useParams } from "react-router";
 import { LEARNING_MESSAGES, type TrackDetail } from "../../../shared/contracts/learning.ts";
 import { ApiRequestError } from "../../lib/api.ts";
 import { usePageTitle } from "../../lib/page-title.ts";
 import { notify } from "../../ui/toast.tsx";
-import { useVerifyPendingPayments } from "../billing/pending-payments.ts";
 import { usePrograms } from "./catalog-api.ts";
 import { lessonPath, startLesson } from "./course.ts";
 import { CoursePlayer } from "./course-player.tsx";
@@ -59,7 +58,6 @@ function Loading() {
 function TrackGate(props: { track: string; lessonId?: string; children: (detail: TrackDetail) => ReactNode }) {
   const { track, lessonId = null, children } = props;
   const detail = useTrack(track);
-  useVerifyPendingPayments();
   const premiumOnly = detail.error instanceof ApiRequestError && detail.error.status === 403;
   usePremiumOnlyToast(premiumOnly, track);
 
@@ -129,9 +127,21 @@ function usePremiumOnlyToast(premiumOnly: boolean, track: string) {
   }, [premiumOnly, track]);
 }
 
+const VerifyPendingPayments = lazy(async () => ({ default: (await import("../billing/pending-payments.ts")).VerifyPendingPayments }));
+
 function PremiumOnly({ track, lessonId }: { track: string; lessonId: string | null }) {
   // The list of programs is public, so the page can name the program while its preview loads.
   const programs = usePrograms();
   const title = programs.data?.find((program) => program.id === track)?.title ?? "Premium program";
-  return <LockedProgram track={track} lessonId={lessonId} fallbackTitle={title} loading={<Loading />} />;
+  return (
+    <>
+      <LockedProgram track={track} lessonId={lessonId} fallbackTitle={title} loading={<Loading />} />
+      {/* A learner who paid for this program and came back before Paystack's webhook: asked here,
+          it opens. An open program has nothing to ask about: its lessons spare the code and the
+          request (docs/performance.md, "Data"). */}
+      <Suspense fallback={null}>
+        <VerifyPendingPayments />
+      </Suspense>
+    </>
+  );
 }

@@ -1,5 +1,13 @@
 import { describe, expect, it } from "vitest";
-import { isPlayedToEnd, POSITION_SAVE_INTERVAL_MS, positionToSave, wholeSeconds, youtubeWatchUrl } from "./video-watching.ts";
+import {
+  formatVideoTime,
+  isPlayedToEnd,
+  POSITION_SAVE_INTERVAL_MS,
+  positionToSave,
+  wholeSeconds,
+  youtubeThumbnailUrl,
+  youtubeWatchUrl,
+} from "./video-watching.ts";
 
 describe("isPlayedToEnd", () => {
   it("counts a video watched from 90% of its duration", () => {
@@ -48,5 +56,22 @@ describe("wholeSeconds", () => {
 describe("youtubeWatchUrl", () => {
   it("is the video's page on YouTube", () => {
     expect(youtubeWatchUrl("dQw4w9WgXcQ")).toBe("https://www.youtube.com/watch?v=dQw4w9WgXcQ");
+  });
+});
+
+describe("formatVideoTime", () => {
+  it("writes minutes and seconds, and hours past an hour", () => {
+    expect(formatVideoTime(0)).toBe("0:00");
+    expect(formatVideoTime(125.7)).toBe("2:05");
+    expect(formatVideoTime(3725)).toBe("1:02:05");
+  });
+});
+
+describe("youtubeThumbnailUrl", () => {
+  it("is the video's picture of that size where the thumbnails are", () => {
+    expect(youtubeThumbnailUrl("https://i.ytimg.com/vi/", "dQw4w9WgXcQ", "hqdefault")).toBe("https://i.ytimg.com/vi/dQw4w9WgXcQ/hqdefault.jpg");
+    expect(youtubeThumbnailUrl("http://localhost:3210/dev/fakes/youtube/vi/", "dQw4w9WgXcQ", "mqdefault")).toBe(
+      "http://localhost:3210/dev/fakes/youtube/vi/dQw4w9WgXcQ/mqdefault.jpg",
+    );
   });
 });

@@ -38,3 +38,17 @@ export function wholeSeconds(seconds: number): number {
 export function youtubeWatchUrl(youtubeId: string): string {
   return `https://www.youtube.com/watch?v=${encodeURIComponent(youtubeId)}`;
 }
+
+/** Where a video stands, as players write it: "2:05", or "1:02:05" past an hour. */
+export function formatVideoTime(seconds: number): string {
+  const whole = wholeSeconds(seconds);
+  const hours = Math.floor(whole / 3600);
+  const minutes = Math.floor((whole % 3600) / 60);
+  const rest = String(whole % 60).padStart(2, "0");
+  return hours > 0 ? `${hours}:${String(minutes).padStart(2, "0")}:${rest}` : `${minutes}:${rest}`;
+}
+
+/** A video's thumbnail in one of YouTube's sizes: 320 by 180 ("mqdefault") or 480 by 360 ("hqdefault"). */
+export function youtubeThumbnailUrl(base: string, youtubeId: string, size: "mqdefault" | "hqdefault"): string {
+  return `${base}${encodeURIComponent(youtubeId)}/${size}.jpg`;
+}

@@ -1,5 +1,5 @@
 // The YouTube IFrame Player API (https://developers.google.com/youtube/iframe_api_reference): its
-// script is loaded by the lesson page only, never with the first page (docs/performance.md).
+// script is loaded only when the learner plays a lesson's video, never before (docs/performance.md).
 
 export const PLAYER_STATE = { ENDED: 0, PLAYING: 1, PAUSED: 2 } as const;
 
@@ -10,6 +10,7 @@ export type YouTubePlayer = {
   getCurrentTime(): number;
   getDuration(): number;
   getIframe(): HTMLIFrameElement;
+  playVideo(): void;
   destroy(): void;
 };
 
@@ -19,7 +20,7 @@ export type YouTubePlayerOptions = {
   host: string;
   width: string;
   height: string;
-  playerVars: { start: number; rel: 0; playsinline: 1 };
+  playerVars: { start: number; rel: 0; playsinline: 1; autoplay: 1 };
   events: {
     onReady(event: PlayerEvent): void;
     onStateChange(event: PlayerEvent): void;

@@ -1,0 +1,46 @@
+// A lesson's questions come with their code and their first page once the learner scrolls near
+// them, not with the lesson: most visits never reach them, and the lesson's first visit keeps to
+// its data budget (docs/performance.md, "Data").
+import { lazy, Suspense, useEffect, useId, useRef, useState, type Ref } from "react";
+
+const LessonQuestions = lazy(async () => ({ default: (await import("./lesson-questions.tsx")).LessonQuestions }));
+
+/** How near the viewport (in CSS pixels) the section is when its code is asked for. */
+const NEAR_PX = 400;
+
+type Props = { track: string; moduleId: string };
+
+export function DeferredLessonQuestions(props: Props) {
+  const [near, setNear] = useState(() => typeof IntersectionObserver === "undefined");
+  const placeholder = useRef<HTMLElement>(null);
+
+  useEffect(() => {
+    const element = placeholder.current;
+    if (near || !element) return;
+    const observer = new IntersectionObserver((entries) => {
+      if (entries.some((entry) => entry.isIntersecting)) setNear(true);
+    }, { rootMargin: `${NEAR_PX}px 0px` });
+    observer.observe(element);
+    return () => observer.disconnect();
+  }, [near]);
+
+  if (!near) return <QuestionsHeading sectionRef={placeholder} />;
+  return (
+    <Suspense fallback={<QuestionsHeading />}>
+      <LessonQuestions {...props} />
+    </Suspense>
+  );
+}
+
+/**
+ * The section as it stands until its code has come: its heading alone (the section then says that
+ * its questions are loading, in the words of the support contracts, which come with its code).
+ */
+function QuestionsHeading({ sectionRef }: { sectionRef?: Ref<HTMLElement> }) {
+  const headingId = useId();
+  return (
+    <section ref={sectionRef} className="lesson-questions lesson-questions-loading" aria-labelledby={headingId}>
+      <h2 id={headingId}>Questions about this lesson</h2>
+    </section>
+  );
+}
