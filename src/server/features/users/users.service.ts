@@ -6,6 +6,7 @@ import { isPaidPlan, paidTime, PLAN_RANK, type PaidPlan, type Plan } from "../..
 import type { Db, Tx } from "../../db/client.ts";
 import { auditLog, cohorts, users, waitlist } from "../../db/schema.ts";
 import { HttpError } from "../../plugins/errors.ts";
+import { cancelMentorshipWithoutAdvanced } from "../support/mentorship-plan.ts";
 
 export type UserRow = typeof users.$inferSelect;
 
@@ -135,6 +136,8 @@ export async function setUserPlan(
     const next = planSetByAdmin(user, input.plan, input.now);
     const [updated] = await tx.update(users).set(next).where(eq(users.id, user.id)).returning();
     if (!updated) throw new Error(`user ${user.id} vanished under its row lock`);
+    // Mentorship needs Advanced: a change away from it cancels the open requests with it.
+    await cancelMentorshipWithoutAdvanced(tx, { userId: user.id, after: next, now: input.now, why: "admin", actorId: input.actorId });
     await tx.insert(auditLog).values({
       actorId: input.actorId,
       subjectUserId: user.id,
