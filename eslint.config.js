@@ -25,6 +25,8 @@ const SEAMS = {
     "learning/completion.ts",
     // The admin's learner page lists a learner's certificates as learning keeps them.
     "learning/certificates.ts",
+    // Mentorship needs Advanced: every plan change that loses it (users, billing) cancels the open requests.
+    "support/mentorship-plan.ts",
   ],
   web: [
     // The published catalogue: the avatar menu and the plans' cards list its programs.

@@ -3,7 +3,7 @@
 // admitted and welcomed by email.
 import { expect, test, type APIRequestContext, type Browser, type BrowserContext, type Page } from "@playwright/test";
 import { E2E_BASE_URL } from "../playwright.config.ts";
-import { formatCohortStart } from "../src/shared/contracts/cohorts.ts";
+import { cohortMonth, formatAcademyDay, formatCohortStart } from "../src/shared/contracts/cohorts.ts";
 import { nextCohort } from "../src/shared/billing.ts";
 import { mailFor, newSignedInContext, signedInAccount, uniqueEmail } from "./support/accounts.ts";
 import { expectNoAxeViolations } from "./support/axe.ts";
@@ -69,11 +69,15 @@ test("a cohort admitted in bulk", async ({ page, context, browser, request }, te
   await expectNoAxeViolations(page, "the Waitlist tab with its cohorts");
   await screenshots(page, "waitlist");
 
-  // Admit all asks first, saying how many and when the cohort starts.
+  // Admit all asks first, saying how many and the month they get: the cohort's first, as it has
+  // not started yet (docs/subscriptions.md, "Admit from waitlist").
+  const month = cohortMonth(cohort.startsOn, new Date());
+  const span = `from ${formatAcademyDay(month.start)} to ${formatAcademyDay(month.end)}`;
+  expect(formatAcademyDay(month.start)).toBe(formatCohortStart(cohort.startsOn));
   await advanced.getByRole("button", { name: `Admit all Advanced learners of ${cohort.name}` }).click();
   const dialog = page.getByRole("dialog", { name: `Admit all Advanced learners of ${cohort.name}` });
   await expect(dialog).toContainText(
-    `Admit ${waiting} paid learners of the ${cohort.name} Advanced waitlist? Each gets a month of the Advanced track and an email welcoming them to the cohort, which starts on ${formatCohortStart(cohort.startsOn)}.`,
+    `Admit ${waiting} paid learners of the ${cohort.name} Advanced waitlist? Each gets a month of the Advanced track from the cohort's start, ${span}, with the program open to them from today.`,
   );
   await expectNoAxeViolations(page, "the Admit all confirmation");
   await screenshots(page, "confirm");
@@ -102,6 +106,7 @@ test("a cohort admitted in bulk", async ({ page, context, browser, request }, te
     const [welcome] = (await mailFor(request, email)).filter((mail) => mail.subject.startsWith("Welcome to the"));
     expect(welcome?.subject).toBe(`Welcome to the ${cohort.name} cohort of Trading Academy`);
     expect(welcome?.text).toContain(`The cohort starts on ${formatCohortStart(cohort.startsOn)}.`);
+    expect(welcome?.text).toContain(`Your month of the Advanced track runs ${span}.`);
     expect(welcome?.text).toContain("/program/advanced");
   }
 

@@ -1,4 +1,5 @@
 import { expect, test, type Page } from "@playwright/test";
+import { nextCohort } from "../src/shared/billing.ts";
 import { mailFor, signedInAccount, uniqueEmail } from "./support/accounts.ts";
 
 /** The simulator's checkout, opened by Paystack's inline script in a frame over the page. */
@@ -69,9 +70,16 @@ test("a learner joins the waitlist for Advanced and sees the success page", asyn
   await advanced.getByRole("button", { name: "Pay for 1 Month & Join Waitlist" }).click();
   await checkout(page).getByRole("button", { name: "Pay" }).click();
 
-  await expect(page).toHaveURL("/join-waitlist/success");
+  // The page names what this payment bought, as the server's record of it says.
+  await expect(page).toHaveURL(/\/join-waitlist\/success\?reference=LTF-WAITLIST-ADVANCED-\d+$/);
   await expect(page.getByRole("heading", { name: "You're on the waitlist!" })).toBeVisible();
-  await expect(page.getByText(/on the waitlist for the Intermediate and Advanced tracks/)).toBeVisible();
+  const cohort = nextCohort(new Date()).name;
+  await expect(page.getByText(`You are now on the waitlist for the Advanced track of the ${cohort} cohort.`)).toBeVisible();
+
+  // A reference that is not a payment of the learner's names no track.
+  await page.goto("/join-waitlist/success?reference=LTF-WAITLIST-INTERMEDIATE-1");
+  await expect(page.getByText("You are now on the waitlist for the next cohort.")).toBeVisible();
+  await expect(page.locator(".card").getByText(/Intermediate|Advanced/)).toHaveCount(0);
 
   await page.goto("/join-waitlist");
   await expect(page.getByRole("heading", { name: "You're on the Waitlist" })).toBeVisible();

@@ -1,6 +1,7 @@
 // The support the plans promise (docs/product.md, "Questions and mentorship"): a learner asks under
 // a lesson and reads the Academy team's answer; an Advanced learner asks for a 1-on-1 session and
-// sees it confirmed, in Accra time. Each state a person reaches is checked with axe on the way.
+// sees it confirmed, in Accra time, and one who loses Advanced sees the request cancelled with the
+// reason. Each state a person reaches is checked with axe on the way.
 import { expect, test, type Browser, type BrowserContext, type Page } from "@playwright/test";
 import { mailFor, signedInAccount, uniqueEmail } from "./support/accounts.ts";
 import { expectNoAxeViolations } from "./support/axe.ts";
@@ -118,5 +119,42 @@ test("an Advanced learner asks for a 1-on-1 session and sees it confirmed in Acc
   await expect
     .poll(async () => (await mailFor(request, learnerEmail)).map((mail) => mail.subject), { timeout: 15_000 })
     .toContain("Your mentorship session: Saturday 14 March 2099 at 15:00 (Accra time)");
+  await admin.close();
+});
+
+test("a learner who loses Advanced sees their request cancelled with the reason, and the admin can no longer confirm it", async ({ page, context, browser, request }, testInfo) => {
+  const learnerEmail = uniqueEmail(`learner ${testInfo.title}`);
+  await signedInAccount(context, request, { email: learnerEmail, name: "Yaw Boateng" });
+  await setPlanWithCli(learnerEmail, "advanced");
+  const admin = await signedInAdmin(browser, uniqueEmail(`admin ${testInfo.title}`));
+
+  await page.goto("/mentorship");
+  const topic = `Reading the order book (${Date.now()})`;
+  await page.getByLabel("What would you like to work on?").fill(topic);
+  await page.getByLabel("When can you meet?").fill("Saturday morning");
+  await page.getByRole("button", { name: "Request a session" }).click();
+  const mine = page.getByRole("listitem").filter({ hasText: topic });
+  await expect(mine.getByText("Waiting for a time")).toBeVisible();
+
+  // An operator's plan change away from Advanced cancels the request (docs/product.md).
+  await setPlanWithCli(learnerEmail, "intermediate");
+  const reason = "Cancelled because your Advanced plan was changed by the Academy team. 1-on-1 mentorship is part of the Advanced plan.";
+  await page.reload();
+  await expect(mine.getByText("Cancelled", { exact: true })).toBeVisible();
+  await expect(mine.getByText(reason)).toBeVisible();
+  await expectNoAxeViolations(page, "/mentorship with a request cancelled for a lost plan");
+
+  const adminPage = await admin.newPage();
+  await adminPage.goto("/admin?tab=mentorship");
+  const row = adminPage.getByRole("row").filter({ hasText: topic });
+  await expect(row.getByText("Cancelled", { exact: true })).toBeVisible();
+  await expect(row.getByText(reason)).toBeVisible();
+  await expect(row.getByRole("button", { name: "Confirm" })).toHaveCount(0);
+
+  await expect
+    .poll(async () => (await mailFor(request, learnerEmail)).filter((mail) => mail.subject === "Your mentorship request was cancelled").length, {
+      timeout: 15_000,
+    })
+    .toBe(1);
   await admin.close();
 });

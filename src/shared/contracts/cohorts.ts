@@ -1,7 +1,8 @@
 // The cohorts of the admin console (docs/admin.md, "Cohorts"): the quarterly intakes, their paid
 // places by track, and "Admit all", which admits a cohort's track in one run the browser follows.
+import { addMonths } from "date-fns";
 import * as z from "zod/mini";
-import { ACADEMY_TIME_ZONE } from "../academy-time.ts";
+import { ACADEMY_TIME_ZONE, academyTimeToInstant } from "../academy-time.ts";
 import { PAID_PLANS, PLAN_LABELS, type PaidPlan } from "../plans.ts";
 import { paginationSchema } from "./admin.ts";
 
@@ -26,8 +27,15 @@ export const COHORT_MESSAGES = {
   alreadyRunning: (cohort: string, plan: PaidPlan) => `Admit all is already running for the ${cohort} ${track(plan)} waitlist.`,
   runNotFound: "This Admit all run does not exist.",
   admitAllTitle: (cohort: string, plan: PaidPlan) => `Admit all ${track(plan)} learners of ${cohort}`,
-  admitAllConfirm: (count: number, cohort: string, plan: PaidPlan, startsOn: string) =>
-    `Admit ${count} paid ${count === 1 ? "learner" : "learners"} of the ${cohort} ${track(plan)} waitlist? Each gets a month of the ${track(plan)} track and an email welcoming them to the cohort, which starts on ${formatCohortStart(startsOn)}.`,
+  admitAllConfirm: (count: number, cohort: string, plan: PaidPlan, startsOn: string, now: Date) => {
+    const who = `Admit ${count} paid ${count === 1 ? "learner" : "learners"} of the ${cohort} ${track(plan)} waitlist?`;
+    const month = cohortMonth(startsOn, now);
+    const span = `from ${formatAcademyDay(month.start)} to ${formatAcademyDay(month.end)}`;
+    const after = `A learner who already holds ${track(plan)} time gets the month after it. Each also gets an email welcoming them to the cohort.`;
+    return month.started
+      ? `${who} The cohort started on ${formatCohortStart(startsOn)}, so the month runs from admission: each gets a month of the ${track(plan)} track ${span}. ${after}`
+      : `${who} Each gets a month of the ${track(plan)} track from the cohort's start, ${span}, with the program open to them from today. ${after}`;
+  },
   admitAllFailed: "Failed to start Admit all.",
   progress: (done: number, total: number) => `Admitting: ${done} of ${total}`,
   result: (admitted: number, total: number) => `Admitted ${admitted} of ${total}`,
@@ -50,6 +58,30 @@ const dayFormat = new Intl.DateTimeFormat("en-GB", {
 export function formatCohortStart(startsOn: string): string {
   // Midday: the day is the same on Accra's calendar whatever its offset from UTC.
   return dayFormat.format(new Date(`${startsOn}T12:00:00Z`)).replace(",", "");
+}
+
+/** A day on the academy's calendar as people read it: "Friday 1 January 2027". */
+export function formatAcademyDay(instant: Date): string {
+  return dayFormat.format(instant).replace(",", "");
+}
+
+/** When a cohort starts: the first minute of its start day on the academy's calendar. */
+export function cohortStartInstant(startsOn: string): Date {
+  const start = academyTimeToInstant(`${startsOn}T00:00`);
+  if (!start) throw new Error(`a cohort's start is a calendar day: ${startsOn}`);
+  return start;
+}
+
+/**
+ * The month a learner admitted to a cohort at `now` is given (docs/subscriptions.md, "Admit from
+ * waitlist"): from the cohort's start, or from admission once the cohort has started. A learner who
+ * holds time of the same plan already gets it after that time (addPaidMonth on the server).
+ */
+export function cohortMonth(startsOn: string, now: Date): { start: Date; end: Date; started: boolean } {
+  const cohortStart = cohortStartInstant(startsOn);
+  const started = cohortStart.getTime() <= now.getTime();
+  const start = started ? now : cohortStart;
+  return { start, end: addMonths(start, 1), started };
 }
 
 const planSchema = z.enum(PAID_PLANS, { error: COHORT_MESSAGES.tracksRequired });

@@ -20,6 +20,14 @@ export const SUPPORT_LIMITS = {
 
 const count = (n: number) => n.toLocaleString("en-US");
 
+/** How a learner lost the Advanced plan, as the cancellation's note says it. */
+const MENTORSHIP_LOSSES = {
+  refund: "was refunded",
+  expiry: "has ended",
+  admin: "was changed by the Academy team",
+} as const;
+export type MentorshipLoss = keyof typeof MENTORSHIP_LOSSES;
+
 export const SUPPORT_MESSAGES = {
   questionRequired: "Write your question before posting it.",
   answerRequired: "Write your answer before posting it.",
@@ -49,6 +57,11 @@ export const SUPPORT_MESSAGES = {
   tooManyOpen: `You already have ${SUPPORT_LIMITS.openMentorship} open mentorship requests. Cancel one, or wait for the session, before asking for another.`,
   requestNotFound: "Mentorship request not found.",
   alreadyDecided: "This request has already been answered or cancelled.",
+  /** The note of a request cancelled because the learner lost the Advanced plan (docs/product.md, "Questions and mentorship"). */
+  cancelledPlanLost: (why: MentorshipLoss) =>
+    `Cancelled because your Advanced plan ${MENTORSHIP_LOSSES[why]}. 1-on-1 mentorship is part of the Advanced plan.`,
+  learnerLostAdvanced:
+    "This learner no longer has the Advanced plan, so the request was cancelled and they were emailed why. Nothing was booked.",
   requestSent: "Request sent. We will email you when a time is confirmed.",
   requestCancelled: "Request cancelled.",
   timeInvalid: "Enter the session's date and time.",

@@ -4,8 +4,9 @@
 import { and, count, eq, sql } from "drizzle-orm";
 import type { InjectOptions } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { COHORT_MESSAGES, type AdmissionRun, type Cohort, type CohortList } from "../../../shared/contracts/cohorts.ts";
-import type { PaidPlan } from "../../../shared/plans.ts";
+import { addMonths } from "date-fns";
+import { COHORT_MESSAGES, formatAcademyDay, type AdmissionRun, type Cohort, type CohortList } from "../../../shared/contracts/cohorts.ts";
+import { effectivePlan, type PaidPlan } from "../../../shared/plans.ts";
 import { auditLog, cohortAdmissions, jobs, users, waitlist } from "../../db/schema.ts";
 import { createTestUsers, ipAllocator, mailsTo, type TestUser } from "../../testing/accounts.ts";
 import { userRow } from "../../testing/billing.ts";
@@ -353,6 +354,104 @@ describe("cohorts in the admin console", () => {
       await runAdmitAll(t.database.db, run.id);
       expect((await runsOf("July 2032"))[0]).toMatchObject({ status: "done", total: 3, admitted: 2, failed: 0 });
       for (const id of learners) expect(await admissionsOf(id)).toBe(1);
+    });
+  });
+
+  // The month an admission gives (docs/subscriptions.md, "Admit from waitlist"): from the cohort's
+  // start when admitted before it, so admitting early costs no day; from admission once it started.
+  describe("the month an admission gives", () => {
+    async function admitAllNow(cohort: string, track: PaidPlan) {
+      const started = await admitAll(cohort, track);
+      expect(started.statusCode, started.body).toBe(202);
+      await t.app.jobs.runDue();
+    }
+
+    async function welcomeOf(id: string) {
+      const [mail, ...more] = await mailsTo(t, `${id}@cohort.test`);
+      expect(more).toEqual([]);
+      return mail?.text ?? "";
+    }
+
+    async function monthInAudit(id: string) {
+      const [entry] = await t.database.db
+        .select({ changes: auditLog.changes })
+        .from(auditLog)
+        .where(and(eq(auditLog.subjectUserId, id), eq(auditLog.action, "waitlist.admitted")));
+      return (entry?.changes as { month?: unknown } | undefined)?.month;
+    }
+
+    it("admitted before the cohort starts: the month runs from its start, the program open at once", async () => {
+      await createCohort({ name: "January 2033", startsOn: "2033-01-01", tracks: ["advanced"] });
+      const [early] = await waitlisted("jan33", "January 2033", "advanced", 1);
+      const id = early ?? "";
+      const before = new Date();
+      await admitAllNow("January 2033", "advanced");
+
+      const row = await userRow(t, id);
+      expect(row).toMatchObject({
+        subscriptionPlan: "advanced",
+        subscriptionStatus: "active",
+        subscriptionEnd: new Date("2033-02-01T00:00:00Z"),
+        queuedPlan: null,
+        waitlistAdmitted: true,
+      });
+      // Access opens at admission: the days before the cohort are not taken from its month.
+      expect(row.subscriptionStart?.getTime()).toBeGreaterThanOrEqual(before.getTime());
+      expect(await monthInAudit(id)).toEqual({ start: "2033-01-01T00:00:00.000Z", end: "2033-02-01T00:00:00.000Z" });
+      expect(await welcomeOf(id)).toContain(
+        "Your month of the Advanced track runs from Saturday 1 January 2033 to Tuesday 1 February 2033. The program is open to you now, so you can look around before the start.",
+      );
+      expect(effectivePlan(row, new Date())).toBe("advanced");
+    });
+
+    it("a learner holding a lower plan keeps its days, queued after the cohort's month", async () => {
+      await createCohort({ name: "April 2033", startsOn: "2033-04-01", tracks: ["advanced"] });
+      const [holder] = await waitlisted("apr33", "April 2033", "advanced", 1);
+      const id = holder ?? "";
+      const end = new Date(Date.now() + 10 * 24 * 60 * 60 * 1000);
+      await t.database.db
+        .update(users)
+        .set({ subscriptionPlan: "intermediate", subscriptionStatus: "active", subscriptionStart: new Date(), subscriptionEnd: end })
+        .where(eq(users.id, id));
+      const before = Date.now();
+      await admitAllNow("April 2033", "advanced");
+
+      const row = await userRow(t, id);
+      expect(row).toMatchObject({ subscriptionPlan: "advanced", subscriptionEnd: new Date("2033-05-01T00:00:00Z"), queuedPlan: "intermediate" });
+      // The Intermediate days left at admission, to within the test's own time, follow the month.
+      const queued = (row.queuedEnd?.getTime() ?? 0) - new Date("2033-05-01T00:00:00Z").getTime();
+      expect(queued).toBeLessThanOrEqual(end.getTime() - before);
+      expect(queued).toBeGreaterThan(end.getTime() - Date.now() - 60_000);
+    });
+
+    it("admitted after the cohort started: the month runs from admission", async () => {
+      await createCohort({ name: "April 2025", startsOn: "2025-04-01", tracks: ["intermediate"] });
+      const [late] = await waitlisted("apr25", "April 2025", "intermediate", 1);
+      const id = late ?? "";
+      const before = new Date();
+      await admitAllNow("April 2025", "intermediate");
+      const after = new Date();
+
+      const row = await userRow(t, id);
+      expect(row).toMatchObject({ subscriptionPlan: "intermediate", subscriptionStatus: "active", waitlistAdmitted: true });
+      const start = row.subscriptionStart ?? new Date(0);
+      expect(start.getTime()).toBeGreaterThanOrEqual(before.getTime());
+      expect(start.getTime()).toBeLessThanOrEqual(after.getTime());
+      expect(row.subscriptionEnd).toEqual(addMonths(start, 1));
+      expect(await monthInAudit(id)).toEqual({ start: start.toISOString(), end: addMonths(start, 1).toISOString() });
+      expect(await welcomeOf(id)).toContain(
+        `Your month of the Intermediate track runs from ${formatAcademyDay(start)} to ${formatAcademyDay(addMonths(start, 1))}. The program is open to you now.`,
+      );
+    });
+
+    it("the confirmation names the month: from the start to come, or from admission once started", () => {
+      const now = new Date("2032-11-27T10:00:00Z");
+      expect(COHORT_MESSAGES.admitAllConfirm(37, "January 2033", "advanced", "2033-01-01", now)).toBe(
+        "Admit 37 paid learners of the January 2033 Advanced waitlist? Each gets a month of the Advanced track from the cohort's start, from Saturday 1 January 2033 to Tuesday 1 February 2033, with the program open to them from today. A learner who already holds Advanced time gets the month after it. Each also gets an email welcoming them to the cohort.",
+      );
+      expect(COHORT_MESSAGES.admitAllConfirm(1, "October 2032", "intermediate", "2032-10-01", now)).toBe(
+        "Admit 1 paid learner of the October 2032 Intermediate waitlist? The cohort started on Friday 1 October 2032, so the month runs from admission: each gets a month of the Intermediate track from Saturday 27 November 2032 to Monday 27 December 2032. A learner who already holds Intermediate time gets the month after it. Each also gets an email welcoming them to the cohort.",
+      );
     });
   });
 

@@ -315,6 +315,10 @@ describe("the admin Users tab", () => {
       waitlistPaid?: boolean;
     };
 
+    // A cohort that has started: its month runs from admission. A month counted from a cohort's
+    // start still to come is admin-cohorts.api.test.ts's "the month an admission gives".
+    const STARTED_COHORT = "January 2025";
+
     /** A user who paid for the waitlist (a users row and a waitlist place, as crediting makes them). */
     async function waitlisted(id: string, options: Waitlisted) {
       const { db } = t.database;
@@ -329,7 +333,7 @@ describe("the admin Users tab", () => {
         intermediatePaid: options.paid === "intermediate",
         advancedPaid: options.paid === "advanced",
       });
-      await placeOnWaitlist(db, [{ userId: id, plan: options.paid }]);
+      await placeOnWaitlist(db, [{ userId: id, plan: options.paid, cohort: STARTED_COHORT }]);
       return id;
     }
 

@@ -122,7 +122,8 @@ export async function admitUser(db: Db, admin: Admin, input: { userId: string; n
     userId: input.userId,
     actorId: admin.id,
     now: input.now,
-    inTransaction: (tx, { user, place }) => queueCohortWelcome(tx, { userId: user.id, cohort: place.cohort, track: place.plan }),
+    inTransaction: (tx, { user, place, month }) =>
+      queueCohortWelcome(tx, { userId: user.id, cohort: place.cohort, track: place.plan, month }),
   });
   return fromUserRow(admitted);
 }

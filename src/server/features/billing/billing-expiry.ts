@@ -6,6 +6,7 @@ import { PAID_PLANS } from "../../../shared/plans.ts";
 import type { Db, Tx } from "../../db/client.ts";
 import { auditLog, subscriptionReminders, users } from "../../db/schema.ts";
 import { enqueueJob } from "../../jobs/queue.ts";
+import { cancelMentorshipWithoutAdvanced } from "../support/mentorship-plan.ts";
 
 export const EXPIRY_REMINDER_JOB = "billing.expiry-reminder";
 export const REMINDER_DAYS_BEFORE = 3;
@@ -70,10 +71,13 @@ export async function expireSubscriptions(db: Db, now: Date): Promise<number> {
         ? { subscriptionPlan: handOver.plan, subscriptionStart: handOver.start, subscriptionEnd: handOver.end, queuedPlan: null, queuedEnd: null }
         : { queuedPlan: null, queuedEnd: null };
       const continues = handOver !== null && handOver.end > now;
-      await tx
-        .update(users)
-        .set({ ...next, subscriptionStatus: continues ? "active" : "expired" })
-        .where(eq(users.id, user.id));
+      const status = continues ? ("active" as const) : ("expired" as const);
+      await tx.update(users).set({ ...next, subscriptionStatus: status }).where(eq(users.id, user.id));
+      if (user.plan === "advanced") {
+        // Mentorship needs Advanced: its end (to the queued Intermediate, or to nothing) cancels the open requests.
+        const after = { subscriptionPlan: handOver?.plan ?? user.plan, subscriptionStatus: status, subscriptionEnd: handOver?.end ?? end };
+        await cancelMentorshipWithoutAdvanced(tx, { userId: user.id, after, now, why: "expiry" });
+      }
       if (handOver) {
         await tx.insert(auditLog).values({
           actorId: null,

@@ -11,6 +11,7 @@ import { auditLog, payments, refunds, users, waitlist } from "../../db/schema.ts
 import { PaystackError, type PaystackRefund, type RefundWebhookEvent } from "../../integrations/paystack.ts";
 import { enqueueJob } from "../../jobs/queue.ts";
 import { HttpError } from "../../plugins/errors.ts";
+import { cancelMentorshipWithoutAdvanced } from "../support/mentorship-plan.ts";
 import { periodOf, type SubscriptionState } from "../users/users.service.ts";
 import type { BillingDeps } from "./billing.service.ts";
 
@@ -127,6 +128,8 @@ async function applyRefund(tx: Tx, payment: Payment, refund: Refund, now: Date):
       if (taken !== "nothing") {
         await tx.update(users).set(result.next).where(eq(users.id, user.id));
         changes = { from: periodOf(user), to: periodOf(result.next) };
+        // Mentorship needs Advanced: the time taken back may take it (docs/product.md).
+        await cancelMentorshipWithoutAdvanced(tx, { userId: user.id, after: result.next, now, why: "refund", actorId: refund.actorId });
       }
     }
   } else if (whole) {

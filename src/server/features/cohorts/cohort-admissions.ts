@@ -86,12 +86,12 @@ export async function admitBatch(db: Db, run: RunRow, after: string | null, size
         actorId: run.actorId,
         now: new Date(),
         reason: "admit all",
-        inTransaction: async (tx, { place }) => {
+        inTransaction: async (tx, { place, month }) => {
           await tx
             .update(cohortAdmissions)
             .set({ admitted: sql`${cohortAdmissions.admitted} + 1` })
             .where(eq(cohortAdmissions.id, run.id));
-          await queueCohortWelcome(tx, { userId, cohort: place.cohort, track: place.plan });
+          await queueCohortWelcome(tx, { userId, cohort: place.cohort, track: place.plan, month });
         },
       });
     } catch (error) {

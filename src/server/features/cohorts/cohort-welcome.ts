@@ -3,7 +3,7 @@
 // to the program.
 import { eq } from "drizzle-orm";
 import { z } from "zod";
-import { formatCohortStart } from "../../../shared/contracts/cohorts.ts";
+import { cohortStartInstant, formatAcademyDay, formatCohortStart } from "../../../shared/contracts/cohorts.ts";
 import { PAID_PLANS, PLAN_LABELS } from "../../../shared/plans.ts";
 import type { Db, Tx } from "../../db/client.ts";
 import { cohorts, users } from "../../db/schema.ts";
@@ -13,7 +13,14 @@ import { enqueueJob } from "../../jobs/queue.ts";
 
 export const COHORT_WELCOME_JOB = "cohort.welcome";
 
-export const welcomeJobSchema = z.object({ userId: z.string(), cohort: z.string(), track: z.enum(PAID_PLANS) });
+export const welcomeJobSchema = z.object({
+  userId: z.string(),
+  cohort: z.string(),
+  track: z.enum(PAID_PLANS),
+  // The month the admission gave (docs/subscriptions.md, "Admit from waitlist"); absent in jobs
+  // queued before it was named.
+  month: z.object({ start: z.iso.datetime(), end: z.iso.datetime() }).optional(),
+});
 export type WelcomeJob = z.infer<typeof welcomeJobSchema>;
 
 /**
@@ -21,8 +28,12 @@ export type WelcomeJob = z.infer<typeof welcomeJobSchema>;
  * every admission welcomes its learner once, whether an administrator admitted them alone or with
  * Admit all (docs/admin.md, "Cohorts").
  */
-export async function queueCohortWelcome(tx: Tx, welcome: WelcomeJob): Promise<void> {
-  await enqueueJob(tx, COHORT_WELCOME_JOB, welcome);
+export async function queueCohortWelcome(
+  tx: Tx,
+  welcome: Omit<WelcomeJob, "month"> & { month: { start: Date; end: Date } | null },
+): Promise<void> {
+  const month = welcome.month && { start: welcome.month.start.toISOString(), end: welcome.month.end.toISOString() };
+  await enqueueJob(tx, COHORT_WELCOME_JOB, { ...welcome, month: month ?? undefined });
 }
 
 export function createWelcomeJobHandler(deps: { db: Db; mailer: Mailer; appUrl: string }) {
@@ -46,7 +57,13 @@ export function createWelcomeJobHandler(deps: { db: Db; mailer: Mailer; appUrl: 
         heading: `Welcome to the ${job.cohort} cohort`,
         paragraphs: [
           `You have been admitted to the ${track} track of the ${job.cohort} cohort. The cohort starts on ${start}.`,
-          `Your ${track} program is open now, with a month of access, so you can look around before the start.`,
+          job.month
+            ? `Your month of the ${track} track runs from ${formatAcademyDay(new Date(job.month.start))} to ${formatAcademyDay(new Date(job.month.end))}. ${
+                cohortStartInstant(row.startsOn).getTime() > Date.now()
+                  ? "The program is open to you now, so you can look around before the start."
+                  : "The program is open to you now."
+              }`
+            : `Your ${track} program is open now, with a month of access, so you can look around before the start.`,
         ],
         action: { label: `Open the ${track} program`, url: `${deps.appUrl}/program/${job.track}` },
       }),

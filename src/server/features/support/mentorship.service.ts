@@ -14,8 +14,9 @@ import type { Db, Tx } from "../../db/client.ts";
 import { auditLog, mentorshipRequests, users } from "../../db/schema.ts";
 import { enqueueJob } from "../../jobs/queue.ts";
 import { HttpError } from "../../plugins/errors.ts";
+import { cancelMentorshipWithoutAdvanced, MENTORSHIP_JOB } from "./mentorship-plan.ts";
 
-export const MENTORSHIP_JOB = "mentorship-email";
+export { MENTORSHIP_JOB };
 
 type Learner = { id: string; plan: Plan };
 type Row = typeof mentorshipRequests.$inferSelect;
@@ -109,6 +110,21 @@ export async function decideRequest(db: Db, actorId: string, requestId: string, 
     if (!scheduledAt) throw new HttpError(400, "VALIDATION", SUPPORT_MESSAGES.timeInvalid);
     if (scheduledAt.getTime() <= now.getTime()) throw new HttpError(400, "VALIDATION", SUPPORT_MESSAGES.timeInPast);
   }
+  const refusal = await db.transaction(async (tx) => {
+    // The learner's row locked: a plan change waits for this decision, or this one sees it. A
+    // learner who no longer has Advanced (an expiry the job has not written yet) has the request
+    // cancelled now, told why, and the admin is refused in words (docs/product.md).
+    const [request] = await tx
+      .select({ userId: mentorshipRequests.userId, status: mentorshipRequests.status })
+      .from(mentorshipRequests)
+      .where(eq(mentorshipRequests.id, requestId));
+    if (!request || request.status !== "requested" || decision.status !== "confirmed") return null;
+    const [learner] = await tx.select().from(users).where(eq(users.id, request.userId)).for("update");
+    if (!learner) return null;
+    const cancelled = await cancelMentorshipWithoutAdvanced(tx, { userId: learner.id, after: learner, now, why: "expiry", actorId });
+    return cancelled > 0 ? new HttpError(409, "NO_LONGER_ADVANCED", SUPPORT_MESSAGES.learnerLostAdvanced) : null;
+  });
+  if (refusal) throw refusal;
   return db.transaction(async (tx) => {
     const [row] = await tx
       .update(mentorshipRequests)

@@ -10,7 +10,8 @@ import type { Mailer } from "../../integrations/mail.ts";
 import { requestWithLearner } from "./mentorship.service.ts";
 
 const answerJobSchema = z.object({ answerId: z.string() });
-const mentorshipJobSchema = z.object({ requestId: z.string() });
+// `cancelled`: the job of a cancellation for a lost plan; the others tell of the decision the request holds.
+const mentorshipJobSchema = z.object({ requestId: z.string(), cancelled: z.boolean().optional() });
 
 /** A few words of a post, to name it in a subject or a sentence. */
 function excerpt(text: string, max = 80): string {
@@ -58,7 +59,7 @@ export function createSupportJobHandlers(deps: { db: Db; mailer: Mailer; appUrl:
     },
 
     async mentorship(payload: unknown) {
-      const { requestId } = mentorshipJobSchema.parse(payload);
+      const { requestId, cancelled } = mentorshipJobSchema.parse(payload);
       const row = await requestWithLearner(deps.db, requestId);
       if (!row) return;
       const { request, user } = row;
@@ -91,6 +92,23 @@ export function createSupportJobHandlers(deps: { db: Db; mailer: Mailer; appUrl:
               "You are welcome to send a new request with other times.",
             ],
             action,
+          }),
+        );
+      } else if (request.status === "cancelled" && cancelled) {
+        // Cancelled because the plan it needs was lost: the note says why. A confirmation's email
+        // still waiting then finds the request cancelled and sends nothing, so this is the one.
+        await deps.mailer.send(
+          emailLayout({
+            to: user.email,
+            name: user.name,
+            subject: "Your mentorship request was cancelled",
+            heading: "Your mentorship request was cancelled",
+            paragraphs: [
+              `Your 1-on-1 session request on "${excerpt(request.topic)}" was cancelled.`,
+              request.note ?? "",
+              "With the Advanced plan again, you are welcome to send a new request.",
+            ],
+            action: { label: "See the Advanced plan", url: `${deps.appUrl}/subscription` },
           }),
         );
       }

@@ -1,6 +1,6 @@
 // addPaidMonth and planSetByAdmin, the rules of docs/subscriptions.md, "Paid time is never lost", case by case.
 import { describe, expect, it } from "vitest";
-import { addPaidMonth, planSetByAdmin } from "./users.service.ts";
+import { addPaidMonth, paidMonthOf, planSetByAdmin } from "./users.service.ts";
 
 const at = (iso: string) => new Date(iso);
 const now = at("2027-01-20T12:00:00.000Z");
@@ -148,3 +148,50 @@ describe("planSetByAdmin", () => {
     });
   });
 });
+
+// A cohort's month (docs/subscriptions.md, "Admit from waitlist"): counted from the cohort's start
+// when admitted before it; access opens at admission all the same.
+describe("addPaidMonth from a cohort's start", () => {
+  const cohortStart = at("2027-04-01T00:00:00.000Z");
+  const intermediateUntil = (end: string) => ({
+    ...base,
+    subscriptionPlan: "intermediate" as const,
+    subscriptionStatus: "active" as const,
+    subscriptionStart: at("2027-01-01T00:00:00.000Z"),
+    subscriptionEnd: at(end),
+  });
+
+  it("with nothing running: open now, the month from the start", () => {
+    expect(addPaidMonth(base, "advanced", now, cohortStart)).toMatchObject({
+      subscriptionPlan: "advanced",
+      subscriptionStart: now,
+      subscriptionEnd: at("2027-05-01T00:00:00.000Z"),
+    });
+    expect(paidMonthOf(base, "advanced", now, cohortStart)).toEqual({ start: cohortStart, end: at("2027-05-01T00:00:00.000Z") });
+  });
+
+  it("the same plan ending before the start: the month from the start; ending after it: a month after its end", () => {
+    expect(addPaidMonth(intermediateUntil("2027-02-10T00:00:00.000Z"), "intermediate", now, cohortStart).subscriptionEnd).toEqual(
+      at("2027-05-01T00:00:00.000Z"),
+    );
+    expect(addPaidMonth(intermediateUntil("2027-04-10T00:00:00.000Z"), "intermediate", now, cohortStart).subscriptionEnd).toEqual(
+      at("2027-05-10T00:00:00.000Z"),
+    );
+  });
+
+  it("a higher plan: runs now to a month after the start, the lower plan's days left queued after it", () => {
+    const next = addPaidMonth(intermediateUntil("2027-01-30T12:00:00.000Z"), "advanced", now, cohortStart);
+    expect(next).toMatchObject({
+      subscriptionPlan: "advanced",
+      subscriptionStart: now,
+      subscriptionEnd: at("2027-05-01T00:00:00.000Z"),
+      queuedPlan: "intermediate",
+      queuedEnd: at("2027-05-11T00:00:00.000Z"),
+    });
+  });
+
+  it("a start already passed changes nothing: the month from now", () => {
+    expect(addPaidMonth(base, "intermediate", now, at("2027-01-01T00:00:00.000Z"))).toEqual(addPaidMonth(base, "intermediate", now));
+  });
+});
+

@@ -1,10 +1,12 @@
 import { addMonths } from "date-fns";
 import { eq, sql } from "drizzle-orm";
 import { ADMIN_MESSAGES } from "../../../shared/contracts/admin.ts";
+import { cohortMonth } from "../../../shared/contracts/cohorts.ts";
 import { isPaidPlan, paidTime, PLAN_RANK, type PaidPlan, type Plan } from "../../../shared/plans.ts";
 import type { Db, Tx } from "../../db/client.ts";
-import { auditLog, users, waitlist } from "../../db/schema.ts";
+import { auditLog, cohorts, users, waitlist } from "../../db/schema.ts";
 import { HttpError } from "../../plugins/errors.ts";
+import { cancelMentorshipWithoutAdvanced } from "../support/mentorship-plan.ts";
 
 export type UserRow = typeof users.$inferSelect;
 
@@ -13,14 +15,23 @@ export type SubscriptionState = Pick<
   "subscriptionPlan" | "subscriptionStatus" | "subscriptionStart" | "subscriptionEnd" | "queuedPlan" | "queuedEnd"
 >;
 
+/** The later of two instants. */
+function later(a: Date, b: Date): Date {
+  return a.getTime() >= b.getTime() ? a : b;
+}
+
 /**
  * A paid month of `plan` added to what the learner holds (docs/subscriptions.md, "Paid time is
  * never lost"): the higher plan always runs first, and paid time of a lower plan is queued after
  * it, so no paid day is lost. The same plan adds a month at its end (queued time moves with it);
  * a lower plan is queued after the current period (or after what is queued already); a higher one
  * starts now and the unused days of the lower one are queued after it; nothing running starts now.
+ *
+ * `from` is the earliest the month itself may start: a cohort's start, for a learner admitted
+ * before it (docs/subscriptions.md, "Admit from waitlist"). Access still opens at once; the month
+ * is counted from `from`, so the days before the cohort cost the learner nothing.
  */
-export function addPaidMonth(user: SubscriptionState, plan: PaidPlan, now: Date): SubscriptionState {
+export function addPaidMonth(user: SubscriptionState, plan: PaidPlan, now: Date, from: Date = now): SubscriptionState {
   // Administrators have every program and never expire: a month of a plan adds nothing to that.
   if (user.subscriptionPlan === "admin") {
     const { subscriptionPlan, subscriptionStatus, subscriptionStart, subscriptionEnd, queuedPlan, queuedEnd } = user;
@@ -29,35 +40,38 @@ export function addPaidMonth(user: SubscriptionState, plan: PaidPlan, now: Date)
   const { current, queued } = paidTime(user, now);
   const active = "active" as const;
   if (!current) {
-    return { subscriptionPlan: plan, subscriptionStatus: active, subscriptionStart: now, subscriptionEnd: addMonths(now, 1), queuedPlan: null, queuedEnd: null };
+    return { subscriptionPlan: plan, subscriptionStatus: active, subscriptionStart: now, subscriptionEnd: addMonths(later(now, from), 1), queuedPlan: null, queuedEnd: null };
   }
   const running = { subscriptionPlan: current.plan, subscriptionStatus: active, subscriptionStart: current.start, subscriptionEnd: current.end };
   if (plan === current.plan) {
-    const end = addMonths(current.end, 1);
+    const end = addMonths(later(current.end, from), 1);
     const shift = end.getTime() - current.end.getTime();
     return { ...running, subscriptionEnd: end, queuedPlan: queued?.plan ?? null, queuedEnd: queued ? new Date(queued.end.getTime() + shift) : null };
   }
   if (PLAN_RANK[plan] < PLAN_RANK[current.plan]) {
     // Queued time is always of a plan below the current one: with two paid plans, this very plan.
-    return { ...running, queuedPlan: plan, queuedEnd: addMonths(queued?.end ?? current.end, 1) };
+    return { ...running, queuedPlan: plan, queuedEnd: addMonths(later(queued?.end ?? current.end, from), 1) };
   }
-  const end = addMonths(now, 1);
+  const end = addMonths(later(now, from), 1);
   const unused = current.end.getTime() - now.getTime();
   return { subscriptionPlan: plan, subscriptionStatus: active, subscriptionStart: now, subscriptionEnd: end, queuedPlan: current.plan, queuedEnd: new Date(end.getTime() + unused) };
 }
 
+export type PaidMonth = { start: Date; end: Date };
+
 /**
  * The month itself that addPaidMonth adds, from its start to its end, for the receipt
- * (docs/subscriptions.md, "Receipts"): it starts now when nothing runs or the plan is higher, at
- * the current end for the same plan, after the queued time for a lower one. Null for an
- * administrator, whose plan a payment does not change.
+ * (docs/subscriptions.md, "Receipts") and the cohort's welcome: it starts now when nothing runs or
+ * the plan is higher, at the current end for the same plan, after the queued time for a lower one,
+ * and never before `from`. Null for an administrator, whose plan a payment does not change.
  */
-export function paidMonthOf(user: SubscriptionState, plan: PaidPlan, now: Date): { start: Date; end: Date } | null {
+export function paidMonthOf(user: SubscriptionState, plan: PaidPlan, now: Date, from: Date = now): PaidMonth | null {
   if (user.subscriptionPlan === "admin") return null;
   const { current, queued } = paidTime(user, now);
   let start = now;
   if (current && plan === current.plan) start = current.end;
   else if (current && PLAN_RANK[plan] < PLAN_RANK[current.plan]) start = queued?.end ?? current.end;
+  start = later(start, from);
   return { start, end: addMonths(start, 1) };
 }
 
@@ -122,6 +136,8 @@ export async function setUserPlan(
     const next = planSetByAdmin(user, input.plan, input.now);
     const [updated] = await tx.update(users).set(next).where(eq(users.id, user.id)).returning();
     if (!updated) throw new Error(`user ${user.id} vanished under its row lock`);
+    // Mentorship needs Advanced: a change away from it cancels the open requests with it.
+    await cancelMentorshipWithoutAdvanced(tx, { userId: user.id, after: next, now: input.now, why: "admin", actorId: input.actorId });
     await tx.insert(auditLog).values({
       actorId: input.actorId,
       subjectUserId: user.id,
@@ -149,7 +165,7 @@ export async function admitFromWaitlist(
     actorId: string | null;
     now: Date;
     reason?: string;
-    inTransaction?: (tx: Tx, admitted: { user: UserRow; place: WaitlistPlace }) => Promise<void>;
+    inTransaction?: (tx: Tx, admitted: { user: UserRow; place: WaitlistPlace; month: PaidMonth | null }) => Promise<void>;
   },
 ): Promise<UserRow> {
   return db.transaction(async (tx) => {
@@ -160,8 +176,12 @@ export async function admitFromWaitlist(
       throw new HttpError(409, "ALREADY_ADMITTED", ADMIN_MESSAGES.alreadyAdmitted);
     }
 
-    // Admission is a paid month of the track (docs/subscriptions.md, "Admit from waitlist").
-    const next = addPaidMonth(user, place.plan, input.now);
+    // Admission is a paid month of the track, counted from the cohort's start when the learner is
+    // admitted before it (docs/subscriptions.md, "Admit from waitlist").
+    const [cohort] = await tx.select({ startsOn: cohorts.startsOn }).from(cohorts).where(eq(cohorts.name, place.cohort));
+    const from = cohort ? cohortMonth(cohort.startsOn, input.now).start : input.now;
+    const next = addPaidMonth(user, place.plan, input.now, from);
+    const month = paidMonthOf(user, place.plan, input.now, from);
     const [admitted] = await tx
       .update(users)
       .set({ ...next, waitlistAdmitted: true })
@@ -177,11 +197,12 @@ export async function admitFromWaitlist(
       changes: {
         track: place.plan,
         cohort: place.cohort,
+        month: month && { start: month.start, end: month.end },
         from: periodOf(user),
         to: periodOf(next),
       },
     });
-    await input.inTransaction?.(tx, { user: admitted, place });
+    await input.inTransaction?.(tx, { user: admitted, place, month });
     return admitted;
   });
 }

@@ -191,7 +191,7 @@ function TrackPanel({ cohort, track }: { cohort: Cohort; track: CohortTrack }) {
             </>
           }
         >
-          <p>{COHORT_MESSAGES.admitAllConfirm(waiting, cohort.name, track.track, cohort.startsOn)}</p>
+          <p>{COHORT_MESSAGES.admitAllConfirm(waiting, cohort.name, track.track, cohort.startsOn, new Date())}</p>
           <FormMessages error={start.isError ? cohortRefusal(start.error, COHORT_MESSAGES.admitAllFailed) : undefined} />
         </Modal>
       )}

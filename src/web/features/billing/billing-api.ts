@@ -125,10 +125,11 @@ export function usePaymentHistory(page: number) {
 }
 
 /** The receipt of one of the learner's paid payments; a 404 is an answer, not worth asking again. */
-export function useReceipt(reference: string) {
+export function useReceipt(reference: string, enabled = true) {
   return useQuery({
     queryKey: [...USER_BILLING_KEY, "receipt", reference],
     queryFn: () => apiRequest(`/api/payments/${encodeURIComponent(reference)}`, receiptSchema),
     retry: false,
+    enabled,
   });
 }

@@ -131,8 +131,8 @@ export type PaystackCheckoutOptions = {
   onPaid?(): void;
   /** The server credited the payment: said before leaving for `successPath`. */
   onVerified?(): void;
-  /** Where to go once the plan is credited. */
-  successPath: string | ((plan: PaidPlan) => string);
+  /** Where to go once the plan is credited (the reference names the payment to the page there). */
+  successPath: string | ((plan: PaidPlan, reference: string) => string);
   /** Says why a purchase stopped; the buttons are freed right after. */
   onFailure(failure: CheckoutFailure): void;
 };
@@ -166,7 +166,7 @@ export function usePaystackCheckout(options: PaystackCheckoutOptions) {
       await options.verify(reference, plan);
       options.onVerified?.();
       await paymentCredited();
-      await navigate(typeof options.successPath === "string" ? options.successPath : options.successPath(plan));
+      await navigate(typeof options.successPath === "string" ? options.successPath : options.successPath(plan, reference));
       finish();
     } catch (cause) {
       fail({ step: "verify", cause, reference });

@@ -269,7 +269,8 @@ function useWaitlistCheckout(signedIn: boolean) {
     initialize: startWaitlistCheckout,
     verify: verifyWaitlistPayment,
     onVerified: () => notify.success(BILLING_MESSAGES.waitlistVerified),
-    successPath: "/join-waitlist/success",
+    // The success page asks the server what this payment bought (docs/product.md, "Waitlist page").
+    successPath: (_plan, reference) => `/join-waitlist/success?${new URLSearchParams({ reference })}`,
     onFailure(failure) {
       switch (failure.step) {
         case "prices":
