@@ -211,7 +211,7 @@ test.describe("as a signed-in learner", () => {
     }
     await expect(page.locator(".completion-moment")).toBeVisible();
     await expectNoAxeViolations(page, "the player with the completion moment");
-    await curriculum.getByRole("link", { name: /^Program complete/ }).click();
+    await curriculum.getByRole("link", { name: /^Finished: Program complete/ }).click();
     await expect(page.locator(".completion-moment")).toBeFocused();
     await expectNoAxeViolations(page, "/program/beginner/complete");
     await page.close();

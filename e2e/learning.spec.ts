@@ -141,10 +141,10 @@ test("a learner studies the whole Beginner program in the player", async ({ page
   await expect(moment.getByRole("heading", { level: 2 })).toBeVisible();
   await expect(moment).toBeInViewport();
   await page.screenshot({ path: "test-results/screens/player-complete-1280.png" });
-  await curriculum(page).getByRole("link", { name: /^Program complete/ }).click();
+  await curriculum(page).getByRole("link", { name: /^Finished: Program complete/ }).click();
   expect(pathOf(page)).toBe("/program/beginner/complete");
   await expect(page.locator(".completion-moment")).toBeFocused();
-  await expect(curriculum(page).getByRole("link", { name: /^Program complete/ })).toHaveAttribute("aria-current", "page");
+  await expect(curriculum(page).getByRole("link", { name: /^Finished: Program complete/ })).toHaveAttribute("aria-current", "page");
   await expect(page).toHaveTitle("Program complete · Beginner Program · Trading Academy");
 
   // All watched: the spec's address opens at the first lesson; the card offers a review.

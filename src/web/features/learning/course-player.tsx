@@ -20,6 +20,9 @@ import { QuizPanel } from "./quiz-panel.tsx";
 /** What an administrator previewing a lesson not published yet reads above it (docs/data.md, "Drafts"). */
 export const DRAFT_NOTICE = "Draft: only administrators see this lesson until the program is published.";
 
+/** The curriculum's last entry, named with its visible words first (docs/product.md, "Lesson player"). */
+const COMPLETE_ENTRY_NAME = "Finished: Program complete (your certificate)";
+
 export function CoursePlayer({ detail, track, lessonId }: { detail: TrackDetail; track: string; lessonId: string }) {
   const { program, modules, quiz } = detail;
   const index = modules.findIndex((module) => module.id === lessonId);
@@ -44,11 +47,11 @@ export function CoursePlayer({ detail, track, lessonId }: { detail: TrackDetail;
       to={lessonPath(track, COMPLETE_STEP)}
       className="curriculum-link curriculum-complete"
       aria-current={atCompletion ? "page" : undefined}
-      aria-label="Program complete: your certificate"
+      aria-label={COMPLETE_ENTRY_NAME}
     >
       <StepMark state="complete" />
       <span className="curriculum-text">
-        <span className="curriculum-section">Finished</span>
+        <span className="curriculum-section">Finished</span>{" "}
         <span className="curriculum-title">Program complete</span>
       </span>
     </Link>
@@ -303,7 +306,7 @@ function PagerLink({ step, rel, className }: { step: PagerStep; rel: "prev" | "n
         {rel === "prev" && <span aria-hidden="true">&larr; </span>}
         {step.label}
         {rel === "next" && <span aria-hidden="true"> &rarr;</span>}
-      </span>
+      </span>{" "}
       <span className="pager-title">{step.title}</span>
     </Link>
   );

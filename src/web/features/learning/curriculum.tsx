@@ -6,7 +6,6 @@ import { useId, useState, useSyncExternalStore, type ReactNode } from "react";
 import { Link } from "react-router";
 import type { LearnerQuiz, TrackDetail } from "../../../shared/contracts/learning.ts";
 import { lessonTitle } from "../../../shared/learning.ts";
-import { sectionTitle } from "../../../shared/section-title.ts";
 import { lessonPath, QUIZ_ANCHOR, quizState, type QuizState } from "./course.ts";
 
 /** From this width the curriculum sits beside the lesson (track.css says the same). */
@@ -84,16 +83,22 @@ function CurriculumList(props: {
               to={lessonPath(track, module.id)}
               className="curriculum-link"
               aria-current={module.id === currentId ? "page" : undefined}
-              // The name the lines below read as one sentence, with the state the mark draws.
-              aria-label={`${sectionTitle(index + 1, module.title)}${watched ? " (watched)" : ""}${module.draft ? " (draft)" : ""}`}
+              // The name the lines below read as one sentence, in their order (the visible words
+              // within it, for voice control), with the state the mark draws.
+              aria-label={`Section ${index + 1}${module.draft ? " (draft)" : ""}: ${lessonTitle(module.title)}${watched ? " (watched)" : ""}`}
               onClick={onChoose}
             >
               <StepMark state={watched ? "done" : "todo"} />
               <span className="curriculum-text">
                 <span className="curriculum-section">
                   Section {index + 1}
-                  {module.draft && <span className="draft-badge">Draft</span>}
-                </span>
+                  {module.draft && (
+                    <>
+                      {" "}
+                      <span className="draft-badge">Draft</span>
+                    </>
+                  )}
+                </span>{" "}
                 <span className="curriculum-title">{lessonTitle(module.title)}</span>
               </span>
             </Link>
@@ -133,8 +138,7 @@ function QuizEntry(props: { quiz: LearnerQuiz; state: QuizState; to: string; onC
     >
       <StepMark state={state === "passed" ? "done" : state === "locked" ? "locked" : "todo"} />
       <span className="curriculum-text">
-        <span className="curriculum-section">Quiz</span>
-        <span className="curriculum-title">{quiz.title}</span>
+        <span className="curriculum-section">Quiz</span> <span className="curriculum-title">{quiz.title}</span>{" "}
         <span className="curriculum-state">{QUIZ_STATE_TEXT[state](quiz)}</span>
       </span>
     </Link>
