@@ -35,6 +35,12 @@ test("a free learner upgrades to Intermediate through the checkout and studies i
 
   await expect(page).toHaveURL("/program");
   await expect(page.getByText("Payment verified! Your plan has been upgraded.").first()).toBeVisible();
+  // The first card is the program just bought, on the programs page and on the home page.
+  const bought = page.getByRole("region", { name: "Start learning" });
+  await expect(bought).toContainText("Intermediate Program");
+  await expect(bought.getByRole("link", { name: "Start: Chart patterns" })).toBeVisible();
+  await page.goto("/");
+  await expect(page.getByRole("region", { name: "Start learning" })).toContainText("Intermediate Program");
   await page.goto("/program/intermediate");
   await expect(page.getByRole("heading", { level: 1, name: "Intermediate Program" })).toBeVisible();
   await expect(page.locator("iframe").first()).toBeVisible();
