@@ -1,4 +1,4 @@
-import { expect, test, type Page } from "@playwright/test";
+import { expect, test, type Locator, type Page } from "@playwright/test";
 import { nextCohort } from "../src/shared/billing.ts";
 import { mailFor, signedInAccount, uniqueEmail } from "./support/accounts.ts";
 
@@ -9,6 +9,11 @@ function checkout(page: Page) {
 
 function planCard(page: Page, title: string) {
   return page.locator(".card").filter({ has: page.getByRole("heading", { name: title, exact: true }) });
+}
+
+/** What a plan's card says will happen before its button is pressed (docs/product.md, "Subscription page"). */
+function disclosureOf(card: Locator) {
+  return card.locator(".plan-disclosure").filter({ hasText: "Before you pay" });
 }
 
 test("a free learner upgrades to Intermediate through the checkout and studies it", async ({
@@ -31,6 +36,12 @@ test("a free learner upgrades to Intermediate through the checkout and studies i
 
   await expect(page).toHaveURL("/program");
   await expect(page.getByText("Payment verified! Your plan has been upgraded.").first()).toBeVisible();
+  // The first card is the program just bought, on the programs page and on the home page.
+  const bought = page.getByRole("region", { name: "Start learning" });
+  await expect(bought).toContainText("Intermediate Program");
+  await expect(bought.getByRole("link", { name: "Start: Chart patterns" })).toBeVisible();
+  await page.goto("/");
+  await expect(page.getByRole("region", { name: "Start learning" })).toContainText("Intermediate Program");
   await page.goto("/program/intermediate");
   await expect(page.getByRole("heading", { level: 1, name: "Intermediate Program" })).toBeVisible();
   await expect(page.getByRole("button", { name: /^Play video, / })).toBeVisible();
@@ -46,6 +57,46 @@ test("a free learner upgrades to Intermediate through the checkout and studies i
     .poll(async () => (await mailFor(request, email)).some((m) => m.subject.startsWith("Your Trading Academy receipt")))
     .toBe(true);
   await page.screenshot({ path: "test-results/screens/subscription-1280.png", fullPage: true });
+});
+
+test("the upgrade disclosure before paying names the queued days and dates", async ({ page, context, request }, testInfo) => {
+  await signedInAccount(context, request, { email: uniqueEmail(testInfo) });
+  await page.goto("/subscription");
+  // Nothing runs yet: the price and the month, and no days to queue.
+  const firstMonth = disclosureOf(planCard(page, "Intermediate"));
+  await expect(firstMonth).toContainText("You pay GH₵ 541.00 (US$ 35.00) now.");
+  await expect(firstMonth).toContainText(/Intermediate starts now and runs from \d+ \w+ \d{4} to \d+ \w+ \d{4}\./);
+  await expect(firstMonth).not.toContainText("left");
+  await planCard(page, "Intermediate").getByRole("button", { name: "Upgrade" }).click();
+  await checkout(page).getByRole("button", { name: "Pay" }).click();
+  await expect(page).toHaveURL("/program");
+
+  // Mid-month on Intermediate: before paying for Advanced, the page says what happens to the days left.
+  await page.goto("/subscription");
+  const today = await page.evaluate(() =>
+    new Date().toLocaleDateString("en-GB", { day: "numeric", month: "long", year: "numeric" }),
+  );
+  const advanced = planCard(page, "Advanced");
+  const disclosure = disclosureOf(advanced);
+  await expect(disclosure).toContainText("You pay GH₵ 773.00 (US$ 50.00) now.");
+  await expect(disclosure).toContainText(`Advanced starts now and runs from ${today} to `);
+  const queued = disclosure.getByText(/^The (30|31) days left of your Intermediate plan are not lost: they are queued after Advanced, from .+ to .+\.$/);
+  await expect(queued).toBeVisible();
+  const [, queuedFrom, queuedTo] = /from (.+) to (.+)\.$/.exec((await queued.textContent()) ?? "") ?? [];
+  await expect(disclosure).toContainText(`runs from ${today} to ${queuedFrom}.`);
+  await expect(advanced.getByRole("button", { name: "Change Plan" })).toHaveAccessibleDescription(/Before you pay .*The (30|31) days left/);
+
+  await advanced.getByRole("button", { name: "Change Plan" }).click();
+  await expect(checkout(page).getByText("GH₵ 773.00")).toBeVisible();
+  await checkout(page).getByRole("button", { name: "Pay" }).click();
+  await expect(page).toHaveURL("/program");
+
+  // What was said is what happened.
+  await page.goto("/subscription");
+  const status = page.getByRole("region", { name: "Your subscription" });
+  await expect(status).toContainText("Advanced");
+  await expect(status).toContainText(`Ends on${queuedFrom}`);
+  await expect(status).toContainText(`Then Intermediate until ${queuedTo}`);
 });
 
 test("closing the checkout says the window closed and changes nothing", async ({ page, context, request }, testInfo) => {

@@ -129,6 +129,16 @@ test("a learner completes a program, opens the certificate, and anyone can verif
   await expect(visitorPage.getByRole("heading", { level: 1, name: "No such certificate" })).toBeVisible();
   await expect(visitorPage).toHaveTitle("No such certificate · Trading Academy");
   await visitor.close();
+
+  // Home: with Beginner complete, the first card offers the upgrade that opens the next level.
+  await page.goto("/");
+  const nextStep = page.getByRole("region", { name: "Ready for more?" });
+  await expect(nextStep).toContainText("Intermediate Program");
+  await expect(nextStep.getByRole("link", { name: "Upgrade to open the Intermediate Program" })).toHaveAttribute(
+    "href",
+    "/subscription",
+  );
+  await expect(page.getByRole("link", { name: "Go to My Programs" })).toHaveCount(0);
 });
 
 test("an admin revokes a certificate with a reason, and its page says revoked", async ({ page, context, browser, request }, testInfo) => {

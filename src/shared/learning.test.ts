@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { isQuizUnlocked, lessonTitle, programProgress } from "./learning.ts";
+import { isQuizUnlocked, lessonTitle, nextStepOf, programProgress } from "./learning.ts";
 
 describe("isQuizUnlocked", () => {
   const quiz = { moduleId: "m1" };
@@ -80,5 +80,50 @@ describe("lessonTitle", () => {
   it("names the next lesson by its own title", () => {
     const progress = programProgress({ modules: [{ id: "m1", title: "Section 1: One" }], watched: [], quiz: null });
     expect(progress.next).toEqual({ lessonId: "m1", title: "One", kind: "video" });
+  });
+});
+
+describe("nextStepOf", () => {
+  const programs = [
+    { id: "beginner", level: "beginner" },
+    { id: "intermediate", level: "intermediate" },
+    { id: "risk", level: "intermediate" },
+    { id: "advanced", level: "advanced" },
+  ] as const;
+  const lesson = { lessonId: "m1", title: "Lesson", kind: "video" as const };
+  const done = { complete: true, percent: 100, next: null, lastStudiedAt: "2026-11-01T10:00:00.000Z" };
+  const fresh = { complete: false, percent: 0, next: lesson, lastStudiedAt: null };
+  const begun = (at: string) => ({ complete: false, percent: 50, next: lesson, lastStudiedAt: at });
+
+  it("offers a free learner who completed Beginner the plan that opens the next level", () => {
+    expect(nextStepOf({ programs, progress: { beginner: done }, plan: "legacyFree", paidSince: null })).toEqual({
+      kind: "upgrade",
+      plan: "intermediate",
+      programId: "intermediate",
+    });
+  });
+
+  it("after a payment, the first program of the level bought that is not complete, whatever was studied before", () => {
+    const progress = { beginner: begun("2026-11-20T10:00:00.000Z"), intermediate: done, risk: fresh };
+    const paidSince = new Date("2026-11-27T10:00:00.000Z");
+    expect(nextStepOf({ programs, progress, plan: "intermediate", paidSince })).toEqual({ kind: "start", programId: "risk", bought: true });
+    // Studied since the payment: the program studied last again.
+    const later = { ...progress, beginner: begun("2026-11-27T11:00:00.000Z") };
+    expect(nextStepOf({ programs, progress: later, plan: "intermediate", paidSince })).toEqual({
+      kind: "continue",
+      programId: "beginner",
+      bought: false,
+    });
+  });
+
+  it("a program certified complete stays done though a lesson was published since; with everything done, nothing is left", () => {
+    const certified = { complete: true, percent: 75, next: lesson, lastStudiedAt: "2026-11-01T10:00:00.000Z" };
+    const progress = { beginner: certified, intermediate: done, risk: done, advanced: done };
+    expect(nextStepOf({ programs, progress, plan: "advanced", paidSince: null })).toEqual({ kind: "done" });
+    expect(nextStepOf({ programs, progress: { ...progress, advanced: fresh }, plan: "advanced", paidSince: null })).toEqual({
+      kind: "start",
+      programId: "advanced",
+      bought: false,
+    });
   });
 });

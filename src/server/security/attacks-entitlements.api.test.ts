@@ -362,7 +362,10 @@ describe("attacks on entitlements, progress and quiz answers", () => {
           const body = response.json();
           if (url.startsWith("/api/progress")) {
             const nothingYet = expect.objectContaining({ watched: 0, percent: 0, quizPassed: false, lastStudiedAt: null });
-            expect(body).toEqual({ programs: { beginner: nothingYet, intermediate: nothingYet, advanced: nothingYet } });
+            expect(body).toEqual({
+              programs: { beginner: nothingYet, intermediate: nothingYet, advanced: nothingYet },
+              next: expect.objectContaining({ kind: "start" }),
+            });
           }
           else {
             expect(body.watched).toEqual([]);

@@ -1,5 +1,5 @@
 import * as z from "zod/mini";
-import { formatCedis, type SubscriptionPaymentOutcome } from "../billing.ts";
+import { formatCedis, formatGhs, type SubscriptionPaymentOutcome } from "../billing.ts";
 import { PAID_PLANS, PLAN_LABELS, PLANS, type PaidPlan } from "../plans.ts";
 
 export const BILLING_MESSAGES = {
@@ -103,6 +103,7 @@ export const subscriptionRequestSchema = z.discriminatedUnion("action", [
   z.object({ action: z.literal("check_eligibility"), planId: z.optional(z.enum(PAID_PLANS)) }),
   z.object({ action: z.literal("get_subscription") }),
   z.object({ action: z.literal("create_subscription"), planId: z.enum(PAID_PLANS) }),
+  z.object({ action: z.literal("quote_subscription"), planId: z.enum(PAID_PLANS) }),
 ]);
 
 export const eligibilitySchema = z.object({
@@ -130,6 +131,57 @@ export const subscriptionSchema = z.object({
   locked: z.boolean(),
 });
 export type Subscription = z.infer<typeof subscriptionSchema>;
+
+const planRef = z.object({ name: z.enum(PAID_PLANS), label: z.string() });
+
+/**
+ * What paying for a plan now would do, said before the learner pays (docs/subscriptions.md,
+ * "Before paying"): computed by the server with the rule that credits the payment (addPaidMonth),
+ * so what the page says is what happens.
+ */
+export const subscriptionQuoteSchema = z.object({
+  plan: planRef,
+  /** upgrade (the spec's "success"), renewed or queued: subscriptionPaymentOutcome. */
+  outcome: z.enum(["success", "renewed", "queued"]),
+  /** Pesewas, null without an exchange rate; US cents always. */
+  price: z.object({ ghsPesewas: z.nullable(z.int()), usdCents: z.int() }),
+  /** The month the payment buys. */
+  month: z.object({ startsAt: z.string(), endsAt: z.string() }),
+  /** The paid plan running now, and its days left (null when none runs). */
+  current: z.nullable(z.object({ plan: planRef, endsAt: z.string(), daysLeft: z.int() })),
+  /** Paid time that runs after the new plan once paid: the current plan's days left (an upgrade), or queued time moved (a renewal). */
+  then: z.nullable(z.object({ plan: planRef, startsAt: z.string(), endsAt: z.string() })),
+});
+export type SubscriptionQuote = z.infer<typeof subscriptionQuoteSchema>;
+
+const usdText = new Intl.NumberFormat("en-US", { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+
+/**
+ * The sentences shown above a plan's button before paying (docs/product.md, "Subscription page"),
+ * from the server's quote; `date` writes a date as the page does ("14 March 2027").
+ */
+export function checkoutDisclosure(quote: SubscriptionQuote, date: (iso: string) => string): string[] {
+  const { plan, month, current, then } = quote;
+  const from = (period: { startsAt: string; endsAt: string }) => `from ${date(period.startsAt)} to ${date(period.endsAt)}`;
+  const usd = `US$ ${usdText.format(quote.price.usdCents / 100)}`;
+  const sentences = [
+    quote.price.ghsPesewas === null ? `You pay ${usd} a month, in cedis at the day's rate.` : `You pay ${formatGhs(quote.price.ghsPesewas)} (${usd}) now.`,
+  ];
+  if (quote.outcome === "renewed") {
+    sentences.push(`Your next ${plan.label} month is added after the current one: ${from(month)}.`);
+    if (then) sentences.push(`Your ${then.plan.label} time waiting after it moves by as much: ${from(then)}.`);
+  } else if (quote.outcome === "queued" && current) {
+    sentences.push(`${plan.label} is queued after your ${current.plan.label} plan: ${from(month)}.`);
+  } else if (current && then) {
+    sentences.push(`${plan.label} starts now and runs ${from(month)}.`);
+    const days = current.daysLeft === 1 ? "The 1 day left of your" : `The ${current.daysLeft} days left of your`;
+    const kept = current.daysLeft === 1 ? "is not lost: it is" : "are not lost: they are";
+    sentences.push(`${days} ${then.plan.label} plan ${kept} queued after ${plan.label}, ${from(then)}.`);
+  } else {
+    sentences.push(`${plan.label} starts now and runs ${from(month)}.`);
+  }
+  return sentences;
+}
 
 /** A transaction the server initialized: the browser only gets what the checkout needs. */
 export const checkoutSchema = z.object({ reference: z.string(), accessCode: z.string() });

@@ -1,5 +1,5 @@
 import * as z from "zod/mini";
-import { TRACKS } from "../plans.ts";
+import { PAID_PLANS, TRACKS } from "../plans.ts";
 
 /**
  * Quiz answers per learner and question (docs/product.md, "Timings and limits"): at most `perWindow` in a window of
@@ -259,13 +259,27 @@ export const programProgressSchema = z.object({
   next: z.nullable(z.object({ lessonId: z.string(), title: z.string(), kind: z.enum(["video", "quiz"]) })),
   /** When the learner last watched a video or answered the quiz here; null before the first time. */
   lastStudiedAt: z.nullable(z.string()),
+  /**
+   * Complete by the completion rule, and kept so once certified: a valid certificate keeps it
+   * complete when lessons are published later (completionFrom, docs/product.md, "Progress").
+   */
+  complete: z.boolean(),
 });
 export type ProgramProgress = z.infer<typeof programProgressSchema>;
 
-/** GET /api/progress: the progress of every program the learner's plan opens, by program id. */
+/** The home page's first card (nextStepOf, src/shared/learning.ts; docs/product.md, "Home and program list"). */
+export const nextStepSchema = z.discriminatedUnion("kind", [
+  z.object({ kind: z.enum(["start", "continue"]), programId: z.string(), bought: z.boolean() }),
+  z.object({ kind: z.literal("upgrade"), plan: z.enum(PAID_PLANS), programId: z.string() }),
+  z.object({ kind: z.literal("done") }),
+]);
+
+/** GET /api/progress: the progress of every program the learner's plan opens, by program id, and the next step. */
 export const progressSummarySchema = z.object({
   programs: z.record(z.string(), programProgressSchema),
+  next: nextStepSchema,
 });
+export type ProgressSummary = z.infer<typeof progressSummarySchema>;
 
 export const moduleParamsSchema = z.object({
   track: z.string().check(z.maxLength(64)),

@@ -9,7 +9,7 @@ import { payments } from "../../db/schema.ts";
 import { HttpError } from "../../plugins/errors.ts";
 import { loadPriceBook, quote } from "./billing-pricing.ts";
 import { waitlistHidden } from "./billing-waitlist.ts";
-import { eligibilityFor, type BillingDeps, type Kind } from "./billing.service.ts";
+import { requireEligible, type BillingDeps, type Kind } from "./billing.service.ts";
 
 /** Creates the Paystack transaction for a plan, priced by quote(), and stores it as pending. */
 export async function startCheckout(
@@ -20,10 +20,7 @@ export async function startCheckout(
 ): Promise<{ reference: string; accessCode: string }> {
   if (!deps.paystack) throw new HttpError(503, "PAYMENTS_DISABLED", BILLING_MESSAGES.serviceUnavailable);
   if (input.kind === "subscription") {
-    const eligibility = eligibilityFor(user, input.plan, now);
-    if (!eligibility.canChange) {
-      throw new HttpError(409, "NOT_ELIGIBLE", eligibility.reason ?? BILLING_MESSAGES.cannotChange);
-    }
+    requireEligible(user, input.plan, now);
   } else if (waitlistHidden(user)[input.plan]) {
     throw new HttpError(409, "ALREADY_PURCHASED", "You have already paid for this track.");
   }

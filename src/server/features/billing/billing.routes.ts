@@ -14,6 +14,7 @@ import {
   receiptParamsSchema,
   receiptSchema,
   subscriptionRequestSchema,
+  subscriptionQuoteSchema,
   subscriptionSchema,
   verifyResponseSchema,
   verifyWaitlistRequestSchema,
@@ -27,6 +28,7 @@ import { startCheckout } from "./billing-checkout.ts";
 import { creditPayment, verifyAndCredit, type CreditResult } from "./billing-crediting.ts";
 import { paymentHistory, paymentReceipt } from "./billing-history.ts";
 import { getPrices } from "./billing-pricing.ts";
+import { quoteSubscription } from "./billing-quote.ts";
 import { handleRefundEvent, refundPayment } from "./billing-refunds.ts";
 import { checkoutClosed, verifyPendingPayments, type SettleDeps } from "./billing-settling.ts";
 import { getWaitlistStatus } from "./billing-waitlist.ts";
@@ -50,8 +52,8 @@ function verified(result: Extract<CreditResult, { payment: unknown }>, message: 
 }
 
 const paymentRateLimit = { rateLimit: { max: 20, timeWindow: "1 minute" } };
-// Each view of /subscription asks three questions of this route (the subscription and both
-// plans' eligibility): 60 a minute leaves room for a learner clicking about.
+// Each view of /subscription asks up to five questions of this route (the subscription, and each
+// paid plan's eligibility and quote): 60 a minute leaves room for a learner clicking about.
 const subscriptionRateLimit = { rateLimit: { max: 60, timeWindow: "1 minute" } };
 
 /** A learner's or an admin's answers are theirs alone: never kept by a cache. */
@@ -81,7 +83,7 @@ export function billingRoutes(deps: BillingDeps): FastifyPluginAsyncZod {
         {
           schema: {
             body: subscriptionRequestSchema,
-            response: { 200: z.union([eligibilitySchema, subscriptionSchema, checkoutSchema]) },
+            response: { 200: z.union([eligibilitySchema, subscriptionSchema, checkoutSchema, subscriptionQuoteSchema]) },
           },
           config: subscriptionRateLimit,
         },
@@ -96,6 +98,8 @@ export function billingRoutes(deps: BillingDeps): FastifyPluginAsyncZod {
               return getSubscription(app.db, user, now);
             case "create_subscription":
               return startCheckout(withLog(request), user, { kind: "subscription", plan: body.planId }, now);
+            case "quote_subscription":
+              return quoteSubscription(withLog(request), user, body.planId, now);
           }
         },
       );

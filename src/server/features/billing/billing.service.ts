@@ -5,7 +5,7 @@
 import { eq } from "drizzle-orm";
 import type { FastifyBaseLogger } from "fastify";
 import { checkEligibility, remainingDays, type Eligibility } from "../../../shared/billing.ts";
-import type { Subscription } from "../../../shared/contracts/billing.ts";
+import { BILLING_MESSAGES, type Subscription } from "../../../shared/contracts/billing.ts";
 import { paidTime, PLAN_LABELS, type PaidPlan } from "../../../shared/plans.ts";
 import type { CurrentUser } from "../../auth/session.ts";
 import type { Db } from "../../db/client.ts";
@@ -13,6 +13,7 @@ import { config } from "../../db/schema.ts";
 import type { Env } from "../../env.ts";
 import type { PaystackClient } from "../../integrations/paystack.ts";
 import type { Metrics } from "../../metrics/metrics.ts";
+import { HttpError } from "../../plugins/errors.ts";
 
 export type BillingDeps = {
   db: Db;
@@ -28,6 +29,12 @@ export function eligibilityFor(user: CurrentUser, target: PaidPlan | null, now: 
   // The running period's end: the queued plan's once the stored period is over.
   const end = paidTime(user, now).current?.end ?? user.subscriptionEnd;
   return checkEligibility({ plan: user.plan, subscriptionEnd: end }, target, now);
+}
+
+/** Checkout and its quote refuse alike: the eligibility's reason, 409 (docs/subscriptions.md, "Eligibility and the renewal window"). */
+export function requireEligible(user: CurrentUser, target: PaidPlan, now: Date): void {
+  const eligibility = eligibilityFor(user, target, now);
+  if (!eligibility.canChange) throw new HttpError(409, "NOT_ELIGIBLE", eligibility.reason ?? BILLING_MESSAGES.cannotChange);
 }
 
 export async function getSubscription(db: Db, user: CurrentUser, now: Date): Promise<Subscription> {

@@ -399,7 +399,10 @@ describe("learning API", () => {
       const track = await getTrack(b, "beginner");
       expect(track.json().watched).toEqual([]);
       expect(track.json().quiz).toMatchObject({ unlocked: false, answers: [] });
-      expect((await getProgress(b)).json()).toEqual({ programs: { beginner: expect.objectContaining({ watched: 0, percent: 0, lastStudiedAt: null }) } });
+      expect((await getProgress(b)).json()).toEqual({
+        programs: { beginner: expect.objectContaining({ watched: 0, percent: 0, lastStudiedAt: null, complete: false }) },
+        next: { kind: "start", programId: "beginner", bought: false },
+      });
     });
 
     it("a userId in the query string reads nothing of A's", async () => {
@@ -408,7 +411,10 @@ describe("learning API", () => {
       expect(track.json().watched).toEqual([]);
       expect(track.json().quiz.answers).toEqual([]);
       const progress = await call(b, { method: "GET", url: `/api/progress?userId=${a.id}` });
-      expect(progress.json()).toEqual({ programs: { beginner: expect.objectContaining({ watched: 0, percent: 0, lastStudiedAt: null }) } });
+      expect(progress.json()).toEqual({
+        programs: { beginner: expect.objectContaining({ watched: 0, percent: 0, lastStudiedAt: null, complete: false }) },
+        next: { kind: "start", programId: "beginner", bought: false },
+      });
     });
 
     it("a userId in the body or query writes B's row, never A's", async () => {
@@ -621,6 +627,7 @@ describe("learning API", () => {
         percent: Math.floor(((watched.length + (quizPassed ? 1 : 0)) * 100) / steps),
         next,
         lastStudiedAt,
+        complete: watched.length === seed.modules.length && quizPassed,
       };
     }
 
@@ -638,6 +645,7 @@ describe("learning API", () => {
       expect(before.headers["cache-control"]).toBe("no-store");
       expect(before.json()).toEqual({
         programs: { beginner: expected("beginner", [], false), intermediate: expected("intermediate", [], false) },
+        next: expect.any(Object),
       });
 
       const startedAt = Date.now();
@@ -651,6 +659,7 @@ describe("learning API", () => {
           beginner: expected("beginner", [0, 2], false, studied),
           intermediate: expected("intermediate", [1], false, studied),
         },
+        next: expect.any(Object),
       });
       const { beginner } = (await getProgress(learner)).json().programs;
       expect(beginner.percent).toBe(50);
@@ -710,6 +719,7 @@ describe("learning API", () => {
       );
       expect((await getProgress(learner)).json()).toEqual({
         programs: { beginner: expected("beginner", [0], false, expect.any(String)) },
+        next: expect.any(Object),
       });
       expect((await getTrack(learner, "beginner")).json().watched).toEqual([moduleId("beginner", 0)]);
     });
@@ -718,13 +728,13 @@ describe("learning API", () => {
       const learner = user("summaryAdminEdited");
       await watch(learner, "beginner", moduleId("beginner", 0));
       await replaceProgress(learner.id, "beginner", '"some text"');
-      expect((await getProgress(learner)).json()).toEqual({ programs: { beginner: expected("beginner", [], false) } });
+      expect((await getProgress(learner)).json()).toEqual({ programs: { beginner: expected("beginner", [], false) }, next: expect.any(Object) });
     });
 
     it("gives a program without a progress entry from its start", async () => {
       const learner = user("summaryEmpty");
       await t.database.db.delete(userProgress).where(eq(userProgress.userId, learner.id));
-      expect((await getProgress(learner)).json()).toEqual({ programs: { beginner: expected("beginner", [], false) } });
+      expect((await getProgress(learner)).json()).toEqual({ programs: { beginner: expected("beginner", [], false) }, next: expect.any(Object) });
     });
 
     it("a program without a quiz counts its videos alone", async () => {

@@ -1,6 +1,7 @@
 import contentDisposition from "content-disposition";
 import type { FastifyRequest } from "fastify";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
+import { paidTime } from "../../../shared/plans.ts";
 import {
   attachmentParamsSchema,
   lessonContentSchema,
@@ -43,9 +44,13 @@ export const learningRoutes: FastifyPluginAsyncZod = async (app) => {
     if (!reply.hasHeader("cache-control")) reply.header("cache-control", "no-store");
   });
 
-  app.get("/api/progress", { schema: { response: { 200: progressSummarySchema } } }, async (request) => ({
-    programs: await progressSummary(app.db, await app.catalog.read(), signedInUser(request)),
-  }));
+  app.get("/api/progress", { schema: { response: { 200: progressSummarySchema } } }, async (request) => {
+    const user = signedInUser(request);
+    // The paid period now running began with a payment (or an admin's grant): the next step
+    // offers what it opened until the learner studies again (docs/product.md, "Home and program list").
+    const paidSince = paidTime(user, new Date()).current?.start ?? null;
+    return progressSummary(app.db, await app.catalog.read(), { id: user.id, plan: user.plan, paidSince });
+  });
 
   app.get(
     "/api/programs/:track",

@@ -1,7 +1,7 @@
 // Studying a track: what an entitled learner may see, marking videos watched and answering the
 // quiz. Every check is made here on the server from the user's effective plan; the progress
 // entries themselves are written in progress.ts.
-import { and, eq, inArray, sql } from "drizzle-orm";
+import { and, eq, inArray, isNull, sql } from "drizzle-orm";
 import {
   ATTACHMENT_MESSAGES,
   attachmentPath,
@@ -14,14 +14,15 @@ import {
   type LessonPositions,
   type LearnerQuiz,
   type ProgramProgress,
+  type ProgressSummary,
   type QuizAnswerResponse,
   type TrackDetail,
 } from "../../../shared/contracts/learning.ts";
-import { isQuizUnlocked, programProgress } from "../../../shared/learning.ts";
+import { isQuizUnlocked, nextStepOf, programProgress } from "../../../shared/learning.ts";
 import { canOpenTrack, type Plan } from "../../../shared/plans.ts";
 import type { Db } from "../../db/client.ts";
 import type { PerUserCache, UserChanges } from "../../db/user-changes.ts";
-import { lessonAttachments, lessonPositions, quizAttempts, quizSittings, userProgress } from "../../db/schema.ts";
+import { certificates, lessonAttachments, lessonPositions, quizAttempts, quizSittings, userProgress } from "../../db/schema.ts";
 import type { AttachmentFile, AttachmentStore, Delivery, KeptBytes } from "../../storage/attachment-store.ts";
 import { programAsSeenBy, type Catalog, type CatalogTrack } from "../catalog/catalog.service.ts";
 import { HttpError } from "../../plugins/errors.ts";
@@ -405,15 +406,16 @@ function latest(dates: readonly (Date | null)[]): Date | null {
 
 /**
  * The progress of every program the learner's plan opens, for the program cards and the home page
- * (docs/product.md, "Progress"): two queries whatever the number of programs (the learner's
- * progress entries and their latest answers), the rest from the catalog in memory.
+ * (docs/product.md, "Progress"), and the next step (nextStepOf): three queries whatever the number
+ * of programs (the learner's progress entries, their attempts, their valid certificates), the rest
+ * from the catalog in memory.
  */
 export async function progressSummary(
   db: Db,
   catalog: Catalog,
-  learner: Learner,
-): Promise<Record<string, ProgramProgress>> {
-  const [rows, attempts] = await Promise.all([
+  learner: Learner & { paidSince: Date | null },
+): Promise<ProgressSummary> {
+  const [rows, attempts, certified] = await Promise.all([
     db
       .select({
         programId: userProgress.programId,
@@ -438,6 +440,11 @@ export async function progressSummary(
       .from(quizSittings)
       .where(eq(quizSittings.userId, learner.id))
       .orderBy(quizSittings.programId, quizSittings.number),
+    // A valid certificate keeps its program complete (completionFrom, completion.ts).
+    db
+      .select({ programId: certificates.programId })
+      .from(certificates)
+      .where(and(eq(certificates.userId, learner.id), isNull(certificates.revokedAt))),
   ]);
   const summary: Record<string, ProgramProgress> = {};
   for (const track of catalog.tracks.values()) {
@@ -457,16 +464,21 @@ export async function progressSummary(
       answeredAt: answeredAt?.getTime() ?? null,
       firstAnswers,
     }));
-    const { quizPassed } = completionOf({ moduleIds, watched, quiz: quizOf(track), attempts: stored });
+    const { quizPassed, complete } = completionOf({ moduleIds, watched, quiz: quizOf(track), attempts: stored });
     const progress = programProgress({
       modules: track.modules,
       watched,
       quiz: quiz && { moduleId: quiz.moduleId, title: quiz.title, passed: quizPassed },
     });
     const studiedAt = latest([watched.length > 0 ? (row?.updatedAt ?? null) : null, ...quizAttempts.map((a) => a.lastAnswerAt)]);
-    summary[id] = { ...progress, lastStudiedAt: studiedAt?.toISOString() ?? null };
+    summary[id] = {
+      ...progress,
+      lastStudiedAt: studiedAt?.toISOString() ?? null,
+      complete: complete || certified.some((certificate) => certificate.programId === id),
+    };
   }
-  return summary;
+  const next = nextStepOf({ programs: catalog.summaries, progress: summary, plan: learner.plan, paidSince: learner.paidSince });
+  return { programs: summary, next };
 }
 
 /**

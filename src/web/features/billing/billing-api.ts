@@ -9,6 +9,7 @@ import {
   paymentHistorySchema,
   pricesResponseSchema,
   receiptSchema,
+  subscriptionQuoteSchema,
   subscriptionSchema,
   verifyResponseSchema,
   waitlistStatusSchema,
@@ -63,6 +64,19 @@ export function eligibilityQuery(planId: PaidPlan) {
 
 export function useEligibility(planId: PaidPlan, enabled: boolean) {
   return useQuery({ ...eligibilityQuery(planId), enabled });
+}
+
+/**
+ * What paying for `planId` now would do, as the server will credit it (docs/subscriptions.md,
+ * "Before paying"): asked only while the plan can be bought, and afresh on every view.
+ */
+export function useSubscriptionQuote(planId: PaidPlan, enabled: boolean) {
+  return useQuery({
+    queryKey: [...USER_BILLING_KEY, "quote", planId],
+    queryFn: () => manageSubscription({ action: "quote_subscription", planId }, subscriptionQuoteSchema),
+    enabled,
+    retry: false,
+  });
 }
 
 export function checkEligibility(planId: PaidPlan) {

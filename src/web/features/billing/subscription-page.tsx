@@ -3,7 +3,7 @@
 import { useEffect, useId, useRef, type ReactNode } from "react";
 import { Link } from "react-router";
 import { remainingDaysLabel, subscriptionPaymentOutcome } from "../../../shared/billing.ts";
-import { BILLING_MESSAGES, type Prices, type Subscription } from "../../../shared/contracts/billing.ts";
+import { BILLING_MESSAGES, checkoutDisclosure, type Prices, type Subscription } from "../../../shared/contracts/billing.ts";
 import { PAID_PLANS, tracksForPlan, type PaidPlan, type Plan } from "../../../shared/plans.ts";
 import { notify } from "../../ui/toast.tsx";
 import { useSignedInUser } from "../../session/session.ts";
@@ -14,6 +14,7 @@ import {
   useEligibility,
   usePrices,
   useSubscription,
+  useSubscriptionQuote,
   verifySubscriptionPayment,
 } from "./billing-api.ts";
 import { PaymentHistory } from "./payment-history.tsx";
@@ -260,7 +261,10 @@ function PaidPlanAction(props: {
   const isCurrent = currentPlan === plan;
   const eligibility = useEligibility(plan, !isAdmin);
   const reasonId = useId();
+  const disclosureId = useId();
   const titleId = `plan-${plan}`;
+  const buyable = !isAdmin && eligibility.data?.canChange === true;
+  const disclosure = <CheckoutDisclosure plan={plan} id={disclosureId} enabled={buyable && processing === null} />;
 
   if (isAdmin) return <PlanButton label="Included" disabled describedBy={`${titleId} ${props.adminNoteId}`} />;
   if (processing === plan) return <PlanButton label="Processing..." busy describedBy={titleId} />;
@@ -272,7 +276,13 @@ function PaidPlanAction(props: {
     return (
       <>
         <p className="plan-restriction">Current Plan: renew now and your next month starts when this one ends.</p>
-        <PlanButton label="Renew" disabled={processing !== null} describedBy={titleId} onClick={() => props.onBuy(plan)} />
+        {disclosure}
+        <PlanButton
+          label="Renew"
+          disabled={processing !== null}
+          describedBy={`${titleId} ${disclosureId}`}
+          onClick={() => props.onBuy(plan)}
+        />
       </>
     );
   }
@@ -290,12 +300,40 @@ function PaidPlanAction(props: {
     );
   }
   return (
-    <PlanButton
-      label={currentPlan === "legacyFree" ? "Upgrade" : "Change Plan"}
-      disabled={processing !== null}
-      describedBy={titleId}
-      onClick={() => props.onBuy(plan)}
-    />
+    <>
+      {disclosure}
+      <PlanButton
+        label={currentPlan === "legacyFree" ? "Upgrade" : "Change Plan"}
+        disabled={processing !== null}
+        describedBy={`${titleId} ${disclosureId}`}
+        onClick={() => props.onBuy(plan)}
+      />
+    </>
+  );
+}
+
+/**
+ * Before paying, what the payment will do (docs/product.md, "Subscription page"): the price now,
+ * the new plan's dates and what becomes of the days left, as the server's quote says. Kept while a
+ * payment is processing, so the words do not move under the learner.
+ */
+function CheckoutDisclosure(props: { plan: PaidPlan; id: string; enabled: boolean }) {
+  const quote = useSubscriptionQuote(props.plan, props.enabled);
+  if (quote.isError) {
+    return (
+      <p id={props.id} className="plan-disclosure plan-disclosure-error">
+        {quote.error.message}
+      </p>
+    );
+  }
+  if (!quote.data) return <p id={props.id} className="visually-hidden" />;
+  return (
+    <div id={props.id} className="plan-disclosure">
+      <p className="plan-disclosure-title">Before you pay</p>
+      {checkoutDisclosure(quote.data, formatDate).map((sentence) => (
+        <p key={sentence}>{sentence}</p>
+      ))}
+    </div>
   );
 }
 

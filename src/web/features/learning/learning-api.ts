@@ -21,12 +21,17 @@ import { notify } from "../../ui/toast.tsx";
 
 export const progressQuery = queryOptions({
   queryKey: ["progress"],
-  queryFn: async () => (await apiRequest("/api/progress", progressSummarySchema)).programs,
+  queryFn: () => apiRequest("/api/progress", progressSummarySchema),
 });
 
 /** The learner's progress per program; `enabled: false` for a visitor, who has none. */
 export function useProgress({ enabled = true }: { enabled?: boolean } = {}) {
-  return useQuery({ ...progressQuery, enabled });
+  return useQuery({ ...progressQuery, enabled, select: (summary) => summary.programs });
+}
+
+/** The server's next step for the learner, the home page's first card (docs/product.md, "Home and program list"). */
+export function useNextStep({ enabled = true }: { enabled?: boolean } = {}) {
+  return useQuery({ ...progressQuery, enabled, select: (summary) => summary.next });
 }
 
 export function trackQuery(track: string) {

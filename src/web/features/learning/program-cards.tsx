@@ -5,11 +5,12 @@ import { useId, type ReactNode } from "react";
 import { Link, useNavigate } from "react-router";
 import type { ProgramSummary } from "../../../shared/contracts/catalog.ts";
 import type { ProgramProgress } from "../../../shared/contracts/learning.ts";
+import { PLAN_LABELS } from "../../../shared/plans.ts";
 import { useSignedInUser } from "../../session/session.ts";
 import { programPath, rememberPendingProgram } from "../../session/redirects.ts";
 import { usePrograms } from "./catalog-api.ts";
 import { nextStepPath, trackPath } from "./course.ts";
-import { useProgress } from "./learning-api.ts";
+import { useNextStep, useProgress } from "./learning-api.ts";
 import "./program-cards.css";
 
 /** Where a logged-out visitor goes after choosing a program: log in first, then back to it. */
@@ -30,8 +31,9 @@ export function progressAction(
   programId: string,
   progress: ProgramProgress | undefined,
 ): { kind: "continue" | "review"; label: string; to: string } | null {
-  if (!progress || progress.percent === 0) return null;
-  if (!progress.next) return { kind: "review", label: "Review", to: trackPath(programId) };
+  if (!progress || (progress.percent === 0 && !progress.complete)) return null;
+  // Complete stays complete once certified, lessons published since or not (docs/product.md, "Progress").
+  if (progress.complete || !progress.next) return { kind: "review", label: "Review", to: trackPath(programId) };
   return { kind: "continue", label: `Continue: ${progress.next.title}`, to: nextStepPath(programId, progress.next) };
 }
 
@@ -140,33 +142,26 @@ export function ProgramCards() {
 }
 
 /**
- * For a signed-in learner, in the home page's hero: the program they studied last, how far they
- * are, and "Continue: {next lesson}"; before any, the first lesson of the first program their plan
- * opens. Until their progress is read, and once every program is complete, the way to the programs.
+ * For a signed-in learner, in the home page's hero, the next step the server chose (nextStepOf,
+ * docs/product.md, "Home and program list"): after a payment the program just bought, else the
+ * program studied last, else the first one the plan opens, with how far they are and where to go
+ * on; every program complete, the upgrade that opens the next level, or else the way to the
+ * programs. Until the step is read, the way to the programs.
  */
 export function ContinueLearning() {
   const { user } = useSignedInUser();
   const programs = usePrograms();
   const progress = useProgress({ enabled: Boolean(user) });
-  const titleId = useId();
+  const step = useNextStep({ enabled: Boolean(user) });
   const toPrograms = (
     <Link to="/program" className="button button-accent">
       Go to My Programs
     </Link>
   );
-  if (!user || !programs.data || !progress.data) return <div className="hero-actions">{toPrograms}</div>;
-
-  const byOrder = programs.data.toSorted((a, b) => a.order - b.order);
-  const open = byOrder.flatMap((program) => {
-    const entry = progress.data[program.id];
-    return entry ? [{ program, progress: entry }] : [];
-  });
-  const begun = open
-    .filter(({ progress }) => progress.next && progress.lastStudiedAt)
-    .toSorted((a, b) => (b.progress.lastStudiedAt ?? "").localeCompare(a.progress.lastStudiedAt ?? ""));
-  const current = begun[0] ?? open.find(({ progress }) => progress.next);
-  const next = current?.progress.next;
-  if (!current || !next) {
+  if (!user || !programs.data || !progress.data || !step.data) return <div className="hero-actions">{toPrograms}</div>;
+  const next = step.data;
+  const program = next.kind === "done" ? undefined : programs.data.find((entry) => entry.id === next.programId);
+  if (next.kind === "done" || !program) {
     return (
       <div className="hero-actions">
         <p className="continue-done">Every program your plan opens is complete.</p>
@@ -174,17 +169,46 @@ export function ContinueLearning() {
       </div>
     );
   }
-  const started = current.progress.percent > 0;
+  if (next.kind === "upgrade") {
+    return (
+      <NextStepCard
+        heading="Ready for more?"
+        program={program.title}
+        to="/subscription"
+        action={`Upgrade to open the ${program.title}`}
+      >
+        <p>Every program your plan opens is complete. The {program.title} opens with the {PLAN_LABELS[next.plan]} plan.</p>
+      </NextStepCard>
+    );
+  }
+  const entry = progress.data[program.id];
+  const lesson = entry?.next;
+  const started = next.kind === "continue";
+  return (
+    <NextStepCard
+      heading={started ? "Continue learning" : "Start learning"}
+      program={program.title}
+      to={lesson ? nextStepPath(program.id, lesson) : trackPath(program.id)}
+      action={`${started ? "Continue" : "Start"}: ${lesson?.title ?? program.title}`}
+    >
+      {entry && <ProgressMeter percent={entry.percent} />}
+    </NextStepCard>
+  );
+}
+
+/** The first card's frame: what it is, the program, a line or a meter, the one action and the way to all programs. */
+function NextStepCard(props: { heading: string; program: string; to: string; action: string; children: ReactNode }) {
+  const titleId = useId();
   return (
     <section className="continue-card" aria-labelledby={titleId}>
       <h2 id={titleId} className="continue-heading">
-        {started ? "Continue learning" : "Start learning"}
+        {props.heading}
       </h2>
-      <p className="continue-program">{current.program.title}</p>
-      <ProgressMeter percent={current.progress.percent} />
+      <p className="continue-program">{props.program}</p>
+      {props.children}
       <p className="continue-actions">
-        <Link to={nextStepPath(current.program.id, next)} className="button button-accent">
-          {started ? "Continue" : "Start"}: {next.title}
+        <Link to={props.to} className="button button-accent">
+          {props.action}
         </Link>
         <Link to="/program" className="continue-all">
           All programs

@@ -10,10 +10,10 @@ import type { MeUser } from "../../../shared/contracts/session.ts";
 import { tracksForPlan } from "../../../shared/plans.ts";
 import { meQuery, useSignedInUser } from "../../session/session.ts";
 import { useVerifyPendingPayments } from "../billing/pending-payments.ts";
-import { useProgress } from "./learning-api.ts";
+import { progressQuery, useNextStep, useProgress } from "./learning-api.ts";
 import { usePrograms } from "./catalog-api.ts";
 import { trackPath } from "./course.ts";
-import { ProgramCard, progressAction } from "./program-cards.tsx";
+import { ContinueLearning, ProgramCard, progressAction } from "./program-cards.tsx";
 
 /** Beginner programs are free for everyone; the others open with the plan that includes their level. */
 function canOpen(user: MeUser, program: ProgramSummary): boolean {
@@ -37,7 +37,9 @@ function usePaymentOutcome(): string | null {
 
   useEffect(() => {
     if (!outcome) return;
+    // The plan changed: what it opens, and so the next step, are read afresh.
     void queryClient.invalidateQueries({ queryKey: meQuery.queryKey });
+    void queryClient.invalidateQueries({ queryKey: progressQuery.queryKey });
     setSearchParams(
       (params) => {
         params.delete("payment");
@@ -48,6 +50,21 @@ function usePaymentOutcome(): string | null {
   }, [outcome, queryClient, setSearchParams]);
 
   return notice;
+}
+
+/**
+ * After a payment, the first card is the program just bought (docs/product.md, "Home and program
+ * list"), as the home page's hero shows it; nothing when the payment opened nothing new to study.
+ */
+function WhatWasBought() {
+  const step = useNextStep();
+  if (step.data?.kind !== "start" && step.data?.kind !== "continue") return null;
+  if (!step.data.bought) return null;
+  return (
+    <div className="page-notice">
+      <ContinueLearning />
+    </div>
+  );
 }
 
 export function ProgramListPage() {
@@ -131,6 +148,7 @@ export function ProgramListPage() {
           {paymentNotice}
         </p>
       )}
+      {paymentNotice && <WhatWasBought />}
       {content}
     </section>
   );
