@@ -5,7 +5,7 @@ import { formatGhs, priceAtRateText } from "../../../shared/billing.ts";
 import { paymentMethodText, paymentPurpose, receiptPath, type Receipt } from "../../../shared/contracts/billing.ts";
 import { PLAN_LABELS } from "../../../shared/plans.ts";
 import type { Db } from "../../db/client.ts";
-import { payments, refunds, users } from "../../db/schema.ts";
+import { cardAuthorizations, payments, refunds, renewalCharges, users } from "../../db/schema.ts";
 import { emailLayout } from "../../emails/layout.ts";
 import type { Business } from "../../env.ts";
 import type { Mailer } from "../../integrations/mail.ts";
@@ -16,6 +16,7 @@ const refundJobSchema = z.object({
   refundId: z.string(),
   taken: z.enum(["current", "queued", "waitlist", "nothing"]),
 });
+const autoRenewalFailedJobSchema = z.object({ chargeId: z.string() });
 const reminderJobSchema = z.object({
   userId: z.string(),
   periodEnd: z.string(),
@@ -121,6 +122,41 @@ export function createBillingJobHandlers(deps: { db: Db; mailer: Mailer; appUrl:
             after[taken],
           ],
           action: { label: "See my payments", url: `${deps.appUrl}/subscription` },
+        }),
+      );
+    },
+
+    /**
+     * An automatic renewal that failed, in words (docs/subscriptions.md, "Automatic renewal"): why,
+     * that nothing was charged and no time added, whether one more try comes tomorrow, and how to
+     * renew by hand.
+     */
+    async autoRenewalFailed(payload: unknown) {
+      const { chargeId } = autoRenewalFailedJobSchema.parse(payload);
+      const [row] = await deps.db
+        .select({ charge: renewalCharges, user: users, card: cardAuthorizations })
+        .from(renewalCharges)
+        .innerJoin(users, eq(users.id, renewalCharges.userId))
+        .leftJoin(cardAuthorizations, eq(cardAuthorizations.userId, renewalCharges.userId))
+        .where(eq(renewalCharges.id, chargeId));
+      if (!row) return;
+      const { charge, user, card } = row;
+      const cardName = card?.last4 ? `your ${card.brand ?? ""} card ending in ${card.last4}`.replace("  ", " ") : "your card";
+      const retry = charge.attempt === 1 && card?.autoRenew === true;
+      await deps.mailer.send(
+        emailLayout({
+          to: user.email,
+          name: user.name,
+          subject: "We could not renew your Trading Academy plan",
+          heading: "Your automatic renewal did not go through",
+          paragraphs: [
+            `We tried to renew your ${PLAN_LABELS[charge.plan]} plan by charging ${cardName}, and it did not go through. ${charge.failure ?? ""}`.trim(),
+            "You have not been charged and no time was added to your plan: when your month ends, your access goes back to the free Beginner program.",
+            retry
+              ? "We will try once more tomorrow. To keep your access without waiting, renew now from your subscription page."
+              : "We will not try again. Renew from your subscription page whenever you are ready to continue.",
+          ],
+          action: { label: "Renew my plan", url: `${deps.appUrl}/subscription` },
         }),
       );
     },
