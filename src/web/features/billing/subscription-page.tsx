@@ -16,6 +16,7 @@ import {
   useSubscription,
   verifySubscriptionPayment,
 } from "./billing-api.ts";
+import { AutoRenewalSetting } from "./auto-renewal.tsx";
 import { PaymentHistory } from "./payment-history.tsx";
 import { useVerifyPendingPayments } from "./pending-payments.ts";
 import { PlanSupport } from "./plan-support.tsx";
@@ -182,6 +183,7 @@ function StatusCard({ subscription }: { subscription: Subscription }) {
         )}
       </dl>
       <QueuedTime queued={subscription.queued} />
+      <AutoRenewalSetting />
     </section>
   );
 }
