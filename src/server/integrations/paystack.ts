@@ -39,6 +39,15 @@ export const paystackTransactionSchema = z.object({
 });
 export type PaystackTransaction = z.infer<typeof paystackTransactionSchema>;
 
+/**
+ * The transaction as a log line may show it: without the card's authorization code, which charges
+ * the card again (docs/subscriptions.md, "Automatic renewal": no credential in a log line).
+ */
+export function transactionForLog(transaction: PaystackTransaction) {
+  const authorization = transaction.authorization && { ...transaction.authorization, authorization_code: undefined };
+  return { ...transaction, authorization };
+}
+
 /** How a payment was made, as a receipt names it (docs/subscriptions.md, "Receipts"). */
 export type PaymentMethod = { methodChannel: string; methodBrand: string | null; methodNumber: string | null };
 

@@ -16,6 +16,7 @@ import { createScheduler } from "../../jobs/scheduler.ts";
 import { SCHEDULES } from "../../schedules.ts";
 import { createSignedInUser, ipAllocator, mailsTo, type TestUser } from "../../testing/accounts.ts";
 import { receiptJobs } from "../../testing/billing.ts";
+import { metricValue, scrapeMetrics, TEST_METRICS_TOKEN } from "../../testing/metrics.ts";
 import { createTestApp, type TestApp } from "../../testing/test-app.ts";
 import { claimAutoRenewals } from "./billing-auto-renewal.ts";
 
@@ -55,6 +56,7 @@ function appEnv(): Record<string, string> {
     PAYSTACK_SECRET_KEY: SECRET_KEY,
     PAYSTACK_API_URL: `${paystackUrl}/paystack`,
     EXCHANGE_RATE_URL: `${paystackUrl}/rate/v6/latest/USD`,
+    METRICS_TOKEN: TEST_METRICS_TOKEN,
   };
 }
 
@@ -210,12 +212,15 @@ describe("automatic renewal by card", () => {
     const learner = await paidLearner("twice", { channel: "card" });
     await endsToday(learner);
     await turnOn(learner);
+    const failedCharges = async () => metricValue(await scrapeMetrics(a), "auto_renewals_total", { outcome: "failed" });
+    const failedBefore = await failedCharges();
     await runEverywhere([a]);
     await a.database.db.transaction((tx) => claimAutoRenewals(tx, new Date(Date.now() + DAY)));
     await a.app.jobs.runDue();
     await a.database.db.transaction((tx) => claimAutoRenewals(tx, new Date(Date.now() + 2 * DAY)));
     await a.app.jobs.runDue();
     expect((await chargesOf(learner)).map((charge) => charge.status)).toEqual(["failed", "failed"]);
+    expect((await failedCharges()) - failedBefore).toBe(2);
     const mails = (await mailsTo(a, learner.email)).filter((sent) => sent.subject === "We could not renew your Trading Academy plan");
     expect(mails.map((sent) => sent.text.includes("We will not try again."))).toContain(true);
   });

@@ -6,7 +6,7 @@ import { ensureCohort } from "../cohorts/cohorts.service.ts";
 import { BILLING_MESSAGES } from "../../../shared/contracts/billing.ts";
 import type { CurrentUser } from "../../auth/session.ts";
 import { auditLog, cardAuthorizations, payments, users, waitlist } from "../../db/schema.ts";
-import { paymentMethodOf, type PaymentMethod, type PaystackTransaction } from "../../integrations/paystack.ts";
+import { paymentMethodOf, transactionForLog, type PaymentMethod, type PaystackTransaction } from "../../integrations/paystack.ts";
 import type { Tx } from "../../db/client.ts";
 import { enqueueJob } from "../../jobs/queue.ts";
 import { HttpError } from "../../plugins/errors.ts";
@@ -173,7 +173,7 @@ export async function verifyAndCredit(
   const result = await creditPayment(deps, transaction, now);
   if (result.outcome === "credited" || result.outcome === "already-credited") return result;
   if (result.outcome === "mismatch") {
-    deps.log.error({ reference, transaction }, "paystack transaction does not match the stored payment");
+    deps.log.error({ reference, transaction: transactionForLog(transaction) }, "paystack transaction does not match the stored payment");
     throw new HttpError(409, "PAYMENT_MISMATCH", BILLING_MESSAGES.mismatch);
   }
   throw new HttpError(402, "PAYMENT_NOT_SUCCESSFUL", BILLING_MESSAGES.notPaid);
