@@ -11,7 +11,7 @@ import { z } from "zod";
 import { exchangeRateFake } from "../../../../dev/fakes/exchange-rate.ts";
 import { paystackSimulator, type CHARGE_MODES } from "../../../../dev/fakes/paystack-simulator.ts";
 import { autoRenewalSchema, AUTO_RENEWAL_MESSAGES } from "../../../shared/contracts/billing.ts";
-import { config, payments, renewalCharges, users } from "../../db/schema.ts";
+import { cardAuthorizations, config, payments, renewalCharges, users } from "../../db/schema.ts";
 import { createScheduler } from "../../jobs/scheduler.ts";
 import { SCHEDULES } from "../../schedules.ts";
 import { createSignedInUser, ipAllocator, mailsTo, type TestUser } from "../../testing/accounts.ts";
@@ -237,6 +237,48 @@ describe("automatic renewal by card", () => {
 
     expect(chargeCalls - callsBefore).toBe(1);
     expect((await renewalPayments(learner)).map((payment) => payment.status)).toEqual(["success"]);
+    expect((await endOf(learner))?.getTime()).toBeGreaterThan(end.getTime() + 27 * DAY);
+  });
+
+  it("a server that crashed after Paystack charged the card verifies the reference on restart and never charges again", async () => {
+    await chargesAnswer("success");
+    const learner = await paidLearner("crashed", { channel: "card" });
+    const end = await endsToday(learner);
+    await turnOn(learner);
+    await a.database.db.transaction((tx) => claimAutoRenewals(tx, new Date()));
+    const [claimed] = await chargesOf(learner);
+    const [card] = await a.database.db.select().from(cardAuthorizations).where(eq(cardAuthorizations.userId, learner.id));
+    if (!claimed || !card) throw new Error("no claim or no card");
+    // What the job does before the crash: the pending payment, the charge marked, Paystack asked.
+    await a.database.db.insert(payments).values({
+      reference: claimed.reference,
+      userId: learner.id,
+      userEmail: learner.email,
+      kind: "subscription",
+      plan: "intermediate",
+      amountMinor: 54_100,
+      priceUsdCents: 3500,
+      exchangeRate: "15.45",
+    });
+    await a.database.db.update(renewalCharges).set({ status: "charging" }).where(eq(renewalCharges.id, claimed.id));
+    await simulator("/transaction/charge_authorization", {
+      email: card.email,
+      amount: 54_100,
+      currency: "GHS",
+      authorization_code: card.authorizationCode,
+      reference: claimed.reference,
+    });
+    const callsBefore = chargeCalls;
+
+    // After the restart, the job runs again.
+    await b.close();
+    b = await createTestApp({ database: a.database, env: appEnv() });
+    await b.app.jobs.runDue();
+    await runEverywhere([a, b]);
+
+    expect(chargeCalls).toBe(callsBefore);
+    expect((await renewalPayments(learner)).map((payment) => payment.status)).toEqual(["success"]);
+    expect((await chargesOf(learner)).map((charge) => charge.status)).toEqual(["success"]);
     expect((await endOf(learner))?.getTime()).toBeGreaterThan(end.getTime() + 27 * DAY);
   });
 
