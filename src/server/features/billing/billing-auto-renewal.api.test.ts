@@ -18,7 +18,9 @@ import { createSignedInUser, ipAllocator, mailsTo, type TestUser } from "../../t
 import { receiptJobs } from "../../testing/billing.ts";
 import { metricValue, scrapeMetrics, TEST_METRICS_TOKEN } from "../../testing/metrics.ts";
 import { createTestApp, type TestApp } from "../../testing/test-app.ts";
+import { enqueueJob } from "../../jobs/queue.ts";
 import { claimAutoRenewals } from "./billing-auto-renewal.ts";
+import { EXPIRY_REMINDER_JOB } from "./billing-expiry.ts";
 
 const nextIp = ipAllocator(177);
 const SECRET_KEY = "sk_test_auto_renewal_simulator";
@@ -162,6 +164,13 @@ describe("automatic renewal by card", () => {
     const end = await endsToday(learner);
     await turnOn(learner);
     const callsBefore = chargeCalls;
+
+    // Three days before, the reminder says what will happen instead of asking to renew.
+    await enqueueJob(a.database.db, EXPIRY_REMINDER_JOB, { userId: learner.id, periodEnd: end.toISOString(), kind: "ending-soon" });
+    await a.app.jobs.runDue();
+    const [reminder] = (await mailsTo(a, learner.email)).filter((sent) => sent.subject.startsWith("Your Trading Academy plan ends on"));
+    expect(reminder?.text).toContain("Automatic renewal is on: on that day we will charge your Visa card ending in 4081 for the next month");
+    expect(reminder?.text).not.toContain("Renew before then");
 
     await runEverywhere([a, b]);
     await b.close();

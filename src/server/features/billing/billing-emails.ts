@@ -41,6 +41,11 @@ function purposeText(receipt: Receipt): string {
   return receipt.cohort ? `${purpose}, ${receipt.cohort} cohort` : purpose;
 }
 
+/** A saved card as an email names it: "your Visa card ending in 4081". */
+function cardNameOf(card: { brand: string | null; last4: string | null } | null | undefined): string {
+  return card?.last4 ? `your ${card.brand ? `${card.brand} ` : ""}card ending in ${card.last4}` : "your card";
+}
+
 export function createBillingJobHandlers(deps: { db: Db; mailer: Mailer; appUrl: string; business: Business }) {
   return {
     /** The receipt email: what the receipt page shows, and a link to that page (docs/subscriptions.md, "Receipts"). */
@@ -141,7 +146,7 @@ export function createBillingJobHandlers(deps: { db: Db; mailer: Mailer; appUrl:
         .where(eq(renewalCharges.id, chargeId));
       if (!row) return;
       const { charge, user, card } = row;
-      const cardName = card?.last4 ? `your ${card.brand ?? ""} card ending in ${card.last4}`.replace("  ", " ") : "your card";
+      const cardName = cardNameOf(card);
       const retry = charge.attempt === 1 && card?.autoRenew === true;
       await deps.mailer.send(
         emailLayout({
@@ -169,6 +174,10 @@ export function createBillingJobHandlers(deps: { db: Db; mailer: Mailer; appUrl:
       if (user.subscriptionEnd?.toISOString() !== reminder.periodEnd || user.queuedPlan !== null) return;
       const plan = PLAN_LABELS[user.subscriptionPlan];
       const ending = reminder.kind === "ending-soon";
+      const [card] = await deps.db.select().from(cardAuthorizations).where(eq(cardAuthorizations.userId, user.id));
+      // A card payer who chose automatic renewal is told what will happen, not asked to renew.
+      const renewsItself = ending && card?.autoRenew === true && card.reusable;
+      const cardName = cardNameOf(card);
       await deps.mailer.send(
         emailLayout({
           to: user.email,
@@ -177,9 +186,11 @@ export function createBillingJobHandlers(deps: { db: Db; mailer: Mailer; appUrl:
           heading: ending ? "Your plan ends soon" : "Your plan has ended",
           paragraphs: [
             ending
-              ? `Your ${plan} month ends on ${formatDate(user.subscriptionEnd)}. Renew before then to keep your access.`
+              ? `Your ${plan} month ends on ${formatDate(user.subscriptionEnd)}.${renewsItself ? "" : " Renew before then to keep your access."}`
               : `Your ${plan} month has ended, so your access is back to the free Beginner program.`,
-            "Mobile money cannot be charged again automatically: renew whenever you are ready to continue.",
+            renewsItself
+              ? `Automatic renewal is on: on that day we will charge ${cardName} for the next month, at that day's price and rate. To stop it, turn it off on your subscription page.`
+              : "Mobile money cannot be charged again automatically: renew whenever you are ready to continue.",
           ],
           action: { label: "Renew my plan", url: `${deps.appUrl}/subscription` },
         }),
