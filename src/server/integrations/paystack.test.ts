@@ -38,6 +38,19 @@ describe("paymentMethodOf", () => {
   });
 });
 
+describe("the authorization's code and reusable flag", () => {
+  it("are read when Paystack sends them, and an odd value of either drops only that one", () => {
+    const card = { channel: "card", brand: "visa", last4: "4081" };
+    expect(transaction({ authorization: { ...card, authorization_code: "AUTH_x", reusable: true } }).authorization).toMatchObject({
+      authorization_code: "AUTH_x",
+      reusable: true,
+    });
+    const odd = transaction({ authorization: { ...card, authorization_code: 7, reusable: "yes" } });
+    expect(odd.authorization).toMatchObject({ authorization_code: null, reusable: null, last4: "4081" });
+    expect(paymentMethodOf(odd)).toMatchObject({ methodBrand: "Visa", methodNumber: "4081" });
+  });
+});
+
 describe("transactionForLog", () => {
   it("leaves out the card's authorization code, which could charge the card again, and keeps the rest", () => {
     const logged = JSON.stringify(

@@ -19,8 +19,9 @@ const authorizationSchema = z
     last4: z.string().nullish(),
     mobile_money_number: z.string().nullish(),
     // What Charge Authorization charges again, when Paystack marks it reusable (cards only).
-    authorization_code: z.string().nullish(),
-    reusable: z.boolean().nullish(),
+    // Each on its own: an odd value here must not cost the receipt its payment method.
+    authorization_code: z.string().nullish().catch(null),
+    reusable: z.boolean().nullish().catch(null),
   })
   .nullish()
   .catch(null);
