@@ -305,6 +305,59 @@ describe("Paystack simulator API", () => {
   });
 });
 
+describe("Paystack simulator Charge Authorization", () => {
+  /** A transaction paid by card (reusable unless told): its authorization, as verify reports it. */
+  async function savedCard(reusable?: boolean) {
+    await initialize();
+    await call("POST", `/simulate/${INITIALIZE_BODY.reference}`, { outcome: "success", channel: "card", reusable });
+    return (await verify(INITIALIZE_BODY.reference)).authorization;
+  }
+  const charge = (authorizationCode: unknown, overrides: Record<string, unknown> = {}) =>
+    call("POST", "/transaction/charge_authorization", {
+      email: INITIALIZE_BODY.email,
+      amount: 54_100,
+      currency: "GHS",
+      authorization_code: authorizationCode,
+      reference: "LTF-RENEW-1",
+      ...overrides,
+    });
+
+  it("charges a saved reusable card again, answering with the transaction and its authorization", async () => {
+    const authorization = await savedCard();
+    expect(authorization).toMatchObject({ channel: "card", reusable: true, last4: "4081" });
+    const response = await charge(authorization.authorization_code);
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toMatchObject({
+      status: true,
+      message: "Charge attempted",
+      data: {
+        status: "success",
+        reference: "LTF-RENEW-1",
+        amount: 54_100,
+        currency: "GHS",
+        customer: { email: INITIALIZE_BODY.email },
+        authorization: { authorization_code: authorization.authorization_code, reusable: true },
+      },
+    });
+    expect(await verify("LTF-RENEW-1")).toMatchObject({ status: "success", amount: 54_100 });
+    expect((await charge(authorization.authorization_code)).json()).toEqual({ status: false, message: "Duplicate Transaction Reference" });
+  });
+
+  it("declines with the bank's reason when a test asks it to", async () => {
+    const authorization = await savedCard();
+    await call("POST", "/simulate/charge-authorization-mode", { mode: "failed", reason: "Insufficient Funds" });
+    const response = await charge(authorization.authorization_code);
+    expect(response.json()).toMatchObject({ status: true, data: { status: "failed", gateway_response: "Insufficient Funds" } });
+  });
+
+  it("refuses a card that is not reusable, another customer's card, and an unknown code", async () => {
+    const authorization = await savedCard(false);
+    expect((await charge(authorization.authorization_code)).json()).toEqual({ status: false, message: "This authorization is not reusable" });
+    expect((await charge(authorization.authorization_code, { email: "kofi@example.test" })).statusCode).toBe(400);
+    expect((await charge("AUTH_unknown")).json()).toEqual({ status: false, message: "Invalid Authorization code" });
+  });
+});
+
 describe("Paystack simulator refunds", () => {
   async function paidTransaction() {
     await initialize();

@@ -1,5 +1,5 @@
 // A stand-in for Paystack, for development and tests: the JSON API our server calls (initialize,
-// verify, refund), signed charge.success and refund webhooks, the v2 inline script, and a checkout
+// verify, refund, charge authorization), signed charge.success and refund webhooks, the v2 inline script, and a checkout
 // page where a person chooses to pay, fail or close. Test controls let API tests settle a
 // transaction or a refund without a browser, and make the gateway refuse refunds. Transactions
 // and refunds live in memory, per plugin instance.
@@ -61,7 +61,21 @@ type Transaction = {
   channel: Channel;
   paidAt: number | null;
   createdAt: number;
+  /** The saved card a Charge Authorization charged; a checkout's card gets a code of its own. */
+  authorizationCode?: string;
+  /** Whether Paystack lets the card be charged again (a test may play a card it does not). */
+  reusable?: boolean;
+  /** A decline's reason, instead of the plain "Declined". */
+  gatewayResponse?: string;
 };
+
+/**
+ * How the next Charge Authorization calls go, set by a test: answered as documented (`success`,
+ * `failed`: declined by the bank), or `timeout`: Paystack charges the card and the answer is lost
+ * (the connection drops), or `unreachable`: the connection drops and nothing is charged.
+ */
+export const CHARGE_MODES = ["success", "failed", "timeout", "unreachable"] as const;
+type ChargeMode = (typeof CHARGE_MODES)[number];
 
 const initializeSchema = z.object({
   email: z.string().trim().pipe(z.email()),
@@ -92,7 +106,32 @@ const simulateSchema = z.object({
   amount: z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER).optional(),
   currency: z.string().regex(/^[A-Z]{3}$/).optional(),
   deliverWebhook: z.boolean().default(true),
+  /** A card Paystack marks not reusable (some cards cannot be charged again). */
+  reusable: z.boolean().optional(),
 });
+
+const chargeAuthorizationSchema = z.object({
+  email: z.string().trim().pipe(z.email()),
+  amount: z
+    .union([z.number(), z.string().regex(/^\d+$/).transform(Number)])
+    .pipe(z.number().int().positive().max(Number.MAX_SAFE_INTEGER)),
+  authorization_code: z.string().min(1),
+  currency: z.literal("GHS").default("GHS"),
+  reference: z.string().regex(REFERENCE).optional(),
+  // Paystack documents a stringified JSON object; it takes an object too.
+  metadata: z.union([z.record(z.string(), z.unknown()), z.string()]).optional(),
+});
+
+const CHARGE_PROBLEMS: Record<string, string> = {
+  email: "Invalid Email Address Passed",
+  amount: "Invalid Amount Sent",
+  authorization_code: "Authorization code is required",
+  currency: "Currency not supported by merchant",
+  reference: "Invalid transaction reference: use only letters, digits, '-', '.' and '='",
+  metadata: "Invalid metadata: send a JSON object",
+};
+
+const chargeModeSchema = z.object({ mode: z.enum(CHARGE_MODES), reason: z.string().min(1).max(200).optional() });
 
 const checkoutActionSchema = z.object({ channel: z.enum(CHANNELS).optional() });
 
@@ -139,7 +178,7 @@ function transactionData(transaction: Transaction, customerId: number) {
     receipt_number: null,
     amount,
     message: null,
-    gateway_response: GATEWAY_RESPONSES[status],
+    gateway_response: transaction.gatewayResponse ?? GATEWAY_RESPONSES[status],
     paid_at: transaction.paidAt === null ? null : new Date(transaction.paidAt).toISOString(),
     created_at: new Date(transaction.createdAt).toISOString(),
     channel,
@@ -168,7 +207,7 @@ function transactionData(transaction: Transaction, customerId: number) {
  * authorization again either way.
  */
 function authorizationOf(transaction: Transaction) {
-  const code = `AUTH_${createHash("sha256").update(transaction.reference).digest("hex").slice(0, 10)}`;
+  const code = transaction.authorizationCode ?? `AUTH_${createHash("sha256").update(transaction.reference).digest("hex").slice(0, 10)}`;
   if (transaction.channel === "mobile_money") {
     return {
       authorization_code: code,
@@ -198,7 +237,7 @@ function authorizationOf(transaction: Transaction) {
     bank: "TEST BANK",
     country_code: "GH",
     brand: "visa",
-    reusable: true,
+    reusable: transaction.reusable ?? true,
     signature: `SIG_${code.slice(5)}`,
     account_name: null,
   };
@@ -346,6 +385,8 @@ function createLedger() {
   const referenceByAccessCode = new Map<string, string>();
   const customerIds = new Map<string, number>();
   const refunds = new Map<number, Refund>();
+  // The cards paid with, by authorization code: what Charge Authorization may charge again.
+  const cards = new Map<string, { email: string; reusable: boolean }>();
   let nextTransactionId = 1_000_001;
   let nextRefundId = 3_000_001;
 
@@ -371,6 +412,13 @@ function createLedger() {
       return added;
     },
     dataOf: (transaction: Transaction) => transactionData(transaction, customerId(transaction.email)),
+    /** Keeps the card a transaction was paid with, as Paystack keeps its authorization. */
+    rememberCard(transaction: Transaction) {
+      if (transaction.status !== "success" || transaction.channel !== "card") return;
+      const { authorization_code: code, reusable } = authorizationOf(transaction);
+      cards.set(code, { email: transaction.email.toLowerCase(), reusable });
+    },
+    cardByCode: (code: string) => cards.get(code),
     refundById: (id: number) => refunds.get(id),
     /** The refunds created between two moments, the newest first, as List Refunds gives them. */
     refundsBetween: (from: number, to: number) =>
@@ -414,6 +462,7 @@ export const paystackSimulator: FastifyPluginAsync<PaystackSimulatorOptions> = a
     if (channel) transaction.channel = channel;
     // A second success (a test replaying the webhook) keeps the first payment's time.
     transaction.paidAt = outcome === "success" ? (transaction.paidAt ?? now()) : null;
+    ledger.rememberCard(transaction);
     // Paystack sends no webhook for a declined charge.
     if (outcome !== "success" || !deliver) return null;
     return deliverWebhook(webhookUrl, secretKey, { event: "charge.success", data: ledger.dataOf(transaction) }, log);
@@ -452,20 +501,11 @@ function registerApiRoutes(app: FastifyInstance, { ledger, settle, secretKey, no
     if (ledger.byReference(reference)) return reply.code(400).send(failure("Duplicate Transaction Reference"));
 
     const { accessCode } = ledger.add({
-      reference,
-      accessCode: randomBytes(10).toString("hex"),
-      email: body.email,
-      amount: body.amount,
-      requestedAmount: body.amount,
-      currency: body.currency,
+      ...unpaidTransaction({ ...body, reference }, now()),
       metadata: body.metadata ?? null,
       channels: body.channels ? CHANNELS.filter((channel) => body.channels?.includes(channel)) : CHANNELS,
       callbackUrl: body.callback_url ?? null,
-      // Paystack reports a transaction nobody has paid yet as abandoned.
-      status: "abandoned",
       channel: body.channels?.[0] ?? "card",
-      paidAt: null,
-      createdAt: now(),
     });
     return {
       status: true,
@@ -489,12 +529,75 @@ function registerApiRoutes(app: FastifyInstance, { ledger, settle, secretKey, no
     if (!transaction) return reply.code(404).send(failure("Transaction reference not found"));
     const parsed = simulateSchema.safeParse(request.body);
     if (!parsed.success) return reply.code(400).send(failure(firstProblem(parsed.error, {})));
-    const { outcome, channel, amount, currency, deliverWebhook: deliver } = parsed.data;
+    const { outcome, channel, amount, currency, deliverWebhook: deliver, reusable } = parsed.data;
+    if (reusable !== undefined) transaction.reusable = reusable;
     if (amount !== undefined) transaction.amount = amount;
     if (currency !== undefined) transaction.currency = currency;
     const webhook = await settle(transaction, outcome, channel, deliver, request.log);
     return { status: true, message: GATEWAY_RESPONSES[outcome], data: ledger.dataOf(transaction), webhook };
   });
+
+  // Charge Authorization: a saved, reusable card of this customer charged again, answered with the
+  // transaction (docs/integrations.md, "Paystack"). How it goes is the test's choice (CHARGE_MODES).
+  let chargeMode: { mode: ChargeMode; reason?: string } = { mode: "success" };
+  app.post("/simulate/charge-authorization-mode", { onRequest: requireSecretKey }, async (request, reply) => {
+    const parsed = chargeModeSchema.safeParse(request.body);
+    if (!parsed.success) return reply.code(400).send(failure(firstProblem(parsed.error, {})));
+    chargeMode = parsed.data;
+    return { status: true, message: `Charge Authorization now answers ${chargeMode.mode}` };
+  });
+
+  app.post("/transaction/charge_authorization", { onRequest: requireSecretKey }, async (request, reply) => {
+    const parsed = chargeAuthorizationSchema.safeParse(request.body);
+    if (!parsed.success) return reply.code(400).send(failure(firstProblem(parsed.error, CHARGE_PROBLEMS)));
+    const body = parsed.data;
+    const card = ledger.cardByCode(body.authorization_code);
+    if (!card || card.email !== body.email.toLowerCase()) return reply.code(400).send(failure("Invalid Authorization code"));
+    if (!card.reusable) return reply.code(400).send(failure("This authorization is not reusable"));
+    const reference = body.reference ?? randomBytes(5).toString("hex");
+    if (ledger.byReference(reference)) return reply.code(400).send(failure("Duplicate Transaction Reference"));
+    const { mode, reason } = chargeMode;
+    if (mode === "unreachable") return dropConnection(reply);
+    const metadata = typeof body.metadata === "string" ? { raw: body.metadata } : (body.metadata ?? null);
+    const declined = mode === "failed";
+    const transaction = ledger.add({
+      ...unpaidTransaction({ ...body, reference }, now()),
+      metadata,
+      channels: ["card"],
+      callbackUrl: null,
+      channel: "card",
+      authorizationCode: body.authorization_code,
+      reusable: card.reusable,
+      gatewayResponse: declined ? (reason ?? "Insufficient Funds") : undefined,
+    });
+    await settle(transaction, declined ? "failed" : "success", "card", true, request.log);
+    // The card was charged, and the answer never reaches the caller.
+    if (mode === "timeout") return dropConnection(reply);
+    return { status: true, message: "Charge attempted", data: ledger.dataOf(transaction) };
+  });
+}
+
+/** A transaction as it starts: nobody has paid it yet, which Paystack reports as abandoned. */
+function unpaidTransaction(input: { reference: string; email: string; amount: number; currency: string }, createdAt: number) {
+  const { reference, email, amount, currency } = input;
+  return {
+    reference,
+    accessCode: randomBytes(10).toString("hex"),
+    email,
+    amount,
+    requestedAmount: amount,
+    currency,
+    status: "abandoned" as const,
+    paidAt: null,
+    createdAt,
+  };
+}
+
+/** Closes the connection without an answer: what a caller sees of a timeout or a network fault. */
+function dropConnection(reply: FastifyReply) {
+  reply.hijack();
+  reply.raw.socket?.destroy();
+  return reply;
 }
 
 /** The browser side: the inline script, the checkout page and its pay and fail buttons. */

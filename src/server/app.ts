@@ -47,6 +47,7 @@ import { supportRoutes } from "./features/support/support.routes.ts";
 import { startProgress } from "./features/learning/progress.ts";
 import { createBillingJobHandlers } from "./features/billing/billing-emails.ts";
 import { billingRoutes } from "./features/billing/billing.routes.ts";
+import { AUTO_RENEW_JOB, AUTO_RENEWAL_FAILED_JOB, runAutoRenewalJob } from "./features/billing/billing-auto-renewal.ts";
 import { RECEIPT_JOB } from "./features/billing/billing-crediting.ts";
 import { EXPIRY_REMINDER_JOB } from "./features/billing/billing-expiry.ts";
 import { REFUND_JOB } from "./features/billing/billing-refunds.ts";
@@ -159,6 +160,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     [RECEIPT_JOB]: billingEmails.receipt,
     [EXPIRY_REMINDER_JOB]: billingEmails.expiryReminder,
     [REFUND_JOB]: billingEmails.refund,
+    [AUTO_RENEWAL_FAILED_JOB]: billingEmails.autoRenewalFailed,
+    // Claimed by the auto-renewal schedule (schedules.ts); Paystack is asked outside it.
+    [AUTO_RENEW_JOB]: async (payload) => {
+      await runAutoRenewalJob({ db: database.db, env, ...paymentServices() }, payload, new Date());
+    },
     [CERTIFICATE_JOB]: createCertificateJobHandler({ db: database.db, mailer, appUrl: env.appUrl }),
     [OWED_CERTIFICATES_JOB]: createOwedCertificatesJobHandler({ db: database.db }),
     [ACCOUNT_DELETED_JOB]: accountEmails.deleted,

@@ -557,6 +557,57 @@ export const subscriptionReminders = pgTable(
   (table) => [primaryKey({ columns: [table.userId, table.periodEnd, table.kind] })],
 );
 
+/**
+ * card_authorizations: the card a learner last paid with, as Paystack verified it, which Charge
+ * Authorization can charge again when Paystack marks it reusable; and whether the learner chose
+ * automatic renewal (docs/subscriptions.md, "Automatic renewal"). Written only from a verified card
+ * payment of this learner. The code never leaves the server: the browser sees the brand and last 4.
+ */
+export const cardAuthorizations = pgTable("card_authorizations", {
+  userId: text("user_id")
+    .primaryKey()
+    .references(() => users.id, { onDelete: "cascade" }),
+  authorizationCode: text("authorization_code").notNull(),
+  // The Paystack customer the card belongs to: Charge Authorization is sent with this email.
+  email: text("email").notNull(),
+  brand: text("brand"),
+  last4: text("last4"),
+  reusable: boolean("reusable").notNull(),
+  autoRenew: boolean("auto_renew").notNull().default(false),
+  updatedAt: updatedAt(),
+});
+
+export const renewalChargeStatusEnum = pgEnum("renewal_charge_status", ["claimed", "charging", "pending", "success", "failed", "cancelled"]);
+
+/**
+ * renewal_charges: one automatic charge of a period's renewal, claimed once per (learner, period
+ * end, attempt) before Paystack is asked, so several instances and a restart charge it once; its
+ * reference is Paystack's, and the payment's (docs/decisions/019-automatic-renewal-claimed-once.md).
+ */
+export const renewalCharges = pgTable(
+  "renewal_charges",
+  {
+    id: uuid("id").primaryKey(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    periodEnd: timestamp("period_end", { withTimezone: true }).notNull(),
+    // 1 on the day the period ends; 2 the next day, after a first attempt that failed.
+    attempt: integer("attempt").notNull(),
+    plan: paidPlanEnum("plan").notNull(),
+    reference: text("reference").notNull().unique(),
+    status: renewalChargeStatusEnum("status").notNull().default("claimed"),
+    // Why it failed, in words, for the learner (Paystack's gateway response, or that it could not be reached).
+    failure: text("failure"),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (table) => [
+    uniqueIndex("renewal_charges_once_idx").on(table.userId, table.periodEnd, table.attempt),
+    index("renewal_charges_user_idx").on(table.userId, sql`${table.createdAt} desc`),
+  ],
+);
+
 /** config: small named settings, e.g. `subscription` -> { locked }. */
 export const config = pgTable("config", {
   key: text("key").primaryKey(),

@@ -1,6 +1,6 @@
 // How a receipt names what paid, from Paystack's verified transaction (docs/subscriptions.md, "Receipts").
 import { describe, expect, it } from "vitest";
-import { paymentMethodOf, paystackTransactionSchema } from "./paystack.ts";
+import { paymentMethodOf, paystackTransactionSchema, transactionForLog } from "./paystack.ts";
 
 const transaction = (data: Record<string, unknown>) =>
   paystackTransactionSchema.parse({ status: "success", reference: "LTF-INTERMEDIATE-1", amount: 54_100, currency: "GHS", ...data });
@@ -35,5 +35,28 @@ describe("paymentMethodOf", () => {
     });
     expect(paymentMethodOf(transaction({ channel: "bank", authorization: "unexpected" }))).toMatchObject({ methodChannel: "bank" });
     expect(paymentMethodOf(transaction({}))).toBeNull();
+  });
+});
+
+describe("the authorization's code and reusable flag", () => {
+  it("are read when Paystack sends them, and an odd value of either drops only that one", () => {
+    const card = { channel: "card", brand: "visa", last4: "4081" };
+    expect(transaction({ authorization: { ...card, authorization_code: "AUTH_x", reusable: true } }).authorization).toMatchObject({
+      authorization_code: "AUTH_x",
+      reusable: true,
+    });
+    const odd = transaction({ authorization: { ...card, authorization_code: 7, reusable: "yes" } });
+    expect(odd.authorization).toMatchObject({ authorization_code: null, reusable: null, last4: "4081" });
+    expect(paymentMethodOf(odd)).toMatchObject({ methodBrand: "Visa", methodNumber: "4081" });
+  });
+});
+
+describe("transactionForLog", () => {
+  it("leaves out the card's authorization code, which could charge the card again, and keeps the rest", () => {
+    const logged = JSON.stringify(
+      transactionForLog(transaction({ authorization: { channel: "card", authorization_code: "AUTH_secret1", last4: "4081", reusable: true } })),
+    );
+    expect(logged).not.toContain("AUTH_secret1");
+    expect(logged).toContain("4081");
   });
 });

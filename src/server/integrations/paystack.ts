@@ -18,6 +18,10 @@ const authorizationSchema = z
     bin: z.string().nullish(),
     last4: z.string().nullish(),
     mobile_money_number: z.string().nullish(),
+    // What Charge Authorization charges again, when Paystack marks it reusable (cards only).
+    // Each on its own: an odd value here must not cost the receipt its payment method.
+    authorization_code: z.string().nullish().catch(null),
+    reusable: z.boolean().nullish().catch(null),
   })
   .nullish()
   .catch(null);
@@ -35,6 +39,15 @@ export const paystackTransactionSchema = z.object({
   customer: z.object({ email: z.string() }).nullish(),
 });
 export type PaystackTransaction = z.infer<typeof paystackTransactionSchema>;
+
+/**
+ * The transaction as a log line may show it: without the card's authorization code, which charges
+ * the card again (docs/subscriptions.md, "Automatic renewal": no credential in a log line).
+ */
+export function transactionForLog(transaction: PaystackTransaction) {
+  const authorization = transaction.authorization && { ...transaction.authorization, authorization_code: undefined };
+  return { ...transaction, authorization };
+}
 
 /** How a payment was made, as a receipt names it (docs/subscriptions.md, "Receipts"). */
 export type PaymentMethod = { methodChannel: string; methodBrand: string | null; methodNumber: string | null };
@@ -158,6 +171,19 @@ export type PaystackClient = {
   fetchRefund(id: string): Promise<PaystackStoredRefund | null>;
   /** The refunds Paystack created between two moments (one page, the newest first). */
   listRefunds(range: { from: Date; to: Date }): Promise<PaystackStoredRefund[]>;
+  /**
+   * Charges a saved card again (Charge Authorization) under our own reference, so a repeat is
+   * refused by Paystack as a duplicate. The answer is the transaction (`success`, `failed`, ...);
+   * a refusal throws a PaystackError with its status, no answer one with a null status.
+   */
+  chargeAuthorization(input: {
+    email: string;
+    amountMinor: number;
+    currency: "GHS";
+    authorizationCode: string;
+    reference: string;
+    metadata: Record<string, string>;
+  }): Promise<PaystackTransaction>;
 };
 
 /** A successful answer in the shape expected, or a PaystackError with Paystack's own message and status. */
@@ -226,6 +252,21 @@ export function createPaystackClient(options: { apiUrl: string; secretKey: strin
       const { response, body } = await call(`/refund/${encodeURIComponent(id)}`);
       if (response.status === 404) return null;
       return answer(response, body, storedRefundResponseSchema).data;
+    },
+
+    async chargeAuthorization(input) {
+      const { response, body } = await call("/transaction/charge_authorization", {
+        method: "POST",
+        body: JSON.stringify({
+          email: input.email,
+          amount: input.amountMinor,
+          currency: input.currency,
+          authorization_code: input.authorizationCode,
+          reference: input.reference,
+          metadata: input.metadata,
+        }),
+      });
+      return answer(response, body, verifyResponseSchema).data;
     },
 
     async listRefunds(range) {

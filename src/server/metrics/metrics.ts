@@ -13,6 +13,8 @@ export type Metrics = {
   paymentCredited(payment: { kind: string; plan: string; amountMinor: number }): void;
   /** One pending payment asked about at Paystack by reconciliation, by what came of it. */
   paymentReconciled(outcome: string): void;
+  /** An automatic renewal charge, by what came of it (docs/subscriptions.md, "Automatic renewal"). */
+  autoRenewal(outcome: string): void;
   /** A pending refund asked about at Paystack (docs/subscriptions.md, "Refunds"). */
   refundReconciled(outcome: string): void;
   exchangeRateFetchFailed(): void;
@@ -91,6 +93,12 @@ export function createMetrics(sources: MetricSources): Metrics {
     labelNames: ["outcome"] as const,
     registers,
   });
+  const autoRenewals = new Counter({
+    name: "auto_renewals_total",
+    help: "Automatic renewal charges of saved cards, by outcome (success, failed, unavailable, pending, cancelled).",
+    labelNames: ["outcome"] as const,
+    registers,
+  });
   const exchangeRateFailures = new Counter({
     name: "exchange_rate_fetch_failures_total",
     help: "Failed fetches of the USD to GHS rate (the last good rate is kept).",
@@ -115,6 +123,7 @@ export function createMetrics(sources: MetricSources): Metrics {
     },
     paymentReconciled: (outcome) => paymentsReconciled.inc({ outcome }),
     refundReconciled: (outcome) => refundsReconciled.inc({ outcome }),
+    autoRenewal: (outcome) => autoRenewals.inc({ outcome }),
     exchangeRateFetchFailed: () => exchangeRateFailures.inc(),
     exchangeRateRefused: (reason) => exchangeRateRefusals.inc({ reason }),
   };

@@ -329,3 +329,67 @@ export function paymentOutcomeMessage(outcome: string | null): string | null {
   };
   return outcome !== null && Object.hasOwn(messages, outcome) ? messages[outcome as SubscriptionPaymentOutcome] : null;
 }
+
+/**
+ * Automatic renewal of a card payer's plan (docs/subscriptions.md, "Automatic renewal"): whether it
+ * can be turned on (else why not, in words), whether it is on, the card by brand and last 4 only,
+ * and what it would charge on which day at today's rate; the last automatic charge that failed
+ * for the running period, in words, with whether one more try is due.
+ */
+export const autoRenewalSchema = z.object({
+  available: z.boolean(),
+  unavailableReason: z.nullable(z.string()),
+  enabled: z.boolean(),
+  card: z.nullable(z.object({ brand: z.nullable(z.string()), last4: z.nullable(z.string()) })),
+  charge: z.nullable(
+    z.object({
+      plan: z.enum(PAID_PLANS),
+      day: z.string(),
+      usdCents: z.int(),
+      ghsPerUsd: z.nullable(z.number()),
+      amountMinor: z.nullable(z.int()),
+    }),
+  ),
+  consent: z.nullable(z.string()),
+  lastFailure: z.nullable(z.object({ message: z.string(), at: z.string(), retryTomorrow: z.boolean() })),
+});
+export type AutoRenewal = z.infer<typeof autoRenewalSchema>;
+
+export const autoRenewalRequestSchema = z.object({ enabled: z.boolean() });
+
+export const AUTO_RENEWAL_MESSAGES = {
+  noCard: "Automatic renewal needs a card payment: pay for your plan by card once, then turn it on here.",
+  notReusable:
+    "Paystack says the card you last paid with cannot be charged again automatically. Pay for your plan with another card to turn on automatic renewal.",
+  noPlan: "Automatic renewal is for a running Intermediate or Advanced plan.",
+  mobileMoney: "Mobile-money payments cannot be charged again automatically: we email you a reminder before your plan ends.",
+  noPrice: "Automatic renewal cannot be turned on while today's price is unavailable. Please try again later.",
+  turnedOn: "Automatic renewal is on.",
+  turnedOff: "Automatic renewal is off: you will not be charged.",
+} as const;
+
+const consentDate = (iso: string) =>
+  new Date(iso).toLocaleDateString("en-GB", { day: "numeric", month: "long", year: "numeric", timeZone: "UTC" });
+
+/**
+ * The consent a learner gives by turning automatic renewal on: the day, the card, the dollar price
+ * and what it comes to in cedis at today's rate, following that day's rate.
+ */
+export function autoRenewalConsentText(input: {
+  plan: PaidPlan;
+  day: string;
+  usdCents: number;
+  ghsPerUsd: number;
+  amountMinor: number;
+  card: { brand: string | null; last4: string | null };
+}): string {
+  const card = `your ${input.card.brand ?? "card"}${input.card.brand ? " card" : ""}${input.card.last4 ? ` ending in ${input.card.last4}` : ""}`;
+  const usd = (input.usdCents / 100).toFixed(2);
+  const cedis = formatGhs(input.amountMinor);
+  const rate = input.ghsPerUsd.toLocaleString("en-US", { maximumFractionDigits: 4 });
+  return (
+    `On ${consentDate(input.day)}, the day your ${PLAN_LABELS[input.plan]} month ends, and on the day each month after ends, ` +
+    `Trading Academy will charge ${card} US$ ${usd} in cedis at that day's rate: ${cedis} at today's rate of ${rate} cedis per dollar. ` +
+    "You can turn automatic renewal off here at any time before then."
+  );
+}

@@ -5,8 +5,9 @@ import { nextCohort } from "../../../shared/billing.ts";
 import { ensureCohort } from "../cohorts/cohorts.service.ts";
 import { BILLING_MESSAGES } from "../../../shared/contracts/billing.ts";
 import type { CurrentUser } from "../../auth/session.ts";
-import { auditLog, payments, users, waitlist } from "../../db/schema.ts";
-import { paymentMethodOf, type PaystackTransaction } from "../../integrations/paystack.ts";
+import { auditLog, cardAuthorizations, payments, users, waitlist } from "../../db/schema.ts";
+import { paymentMethodOf, transactionForLog, type PaymentMethod, type PaystackTransaction } from "../../integrations/paystack.ts";
+import type { Tx } from "../../db/client.ts";
 import { enqueueJob } from "../../jobs/queue.ts";
 import { HttpError } from "../../plugins/errors.ts";
 import { addPaidMonth, paidMonthOf, periodOf } from "../users/users.service.ts";
@@ -31,6 +32,32 @@ function matchesPayment(transaction: PaystackTransaction, payment: typeof paymen
   if (transaction.amount !== payment.amountMinor || transaction.currency !== payment.currency) return false;
   if (payment.userId === null) return true;
   return transaction.customer?.email.toLowerCase() === payment.userEmail.toLowerCase();
+}
+
+/**
+ * Keeps the card this learner just paid with, as Paystack verified it, for automatic renewal
+ * (docs/subscriptions.md, "Automatic renewal"). A card Paystack marks not reusable turns automatic
+ * renewal off: it could not be charged. Mobile money is never kept: it cannot be charged again.
+ */
+async function rememberCard(tx: Tx, userId: string, transaction: PaystackTransaction, method: PaymentMethod | null) {
+  const authorization = transaction.authorization;
+  const code = authorization?.authorization_code;
+  if (authorization?.channel !== "card" || !code) return;
+  const card = {
+    authorizationCode: code,
+    email: transaction.customer?.email ?? "",
+    brand: method?.methodBrand ?? null,
+    last4: method?.methodNumber ?? null,
+    reusable: authorization.reusable === true,
+  };
+  if (!card.email) return;
+  await tx
+    .insert(cardAuthorizations)
+    .values({ userId, ...card })
+    .onConflictDoUpdate({
+      target: cardAuthorizations.userId,
+      set: { ...card, autoRenew: sql`case when excluded.reusable then ${cardAuthorizations.autoRenew} else false end` },
+    });
 }
 
 /**
@@ -82,6 +109,7 @@ export async function creditPayment(
     if (payment.userId === null) return { outcome: "already-credited" as const, payment: credited, periodEnd: null };
     const [user] = await tx.select().from(users).where(eq(users.id, payment.userId)).for("update");
     if (!user) throw new Error(`payment ${payment.reference} has no user`);
+    await rememberCard(tx, user.id, transaction, method);
 
     let periodEnd: Date | null = null;
     let changes: Record<string, unknown>;
@@ -145,7 +173,7 @@ export async function verifyAndCredit(
   const result = await creditPayment(deps, transaction, now);
   if (result.outcome === "credited" || result.outcome === "already-credited") return result;
   if (result.outcome === "mismatch") {
-    deps.log.error({ reference, transaction }, "paystack transaction does not match the stored payment");
+    deps.log.error({ reference, transaction: transactionForLog(transaction) }, "paystack transaction does not match the stored payment");
     throw new HttpError(409, "PAYMENT_MISMATCH", BILLING_MESSAGES.mismatch);
   }
   throw new HttpError(402, "PAYMENT_NOT_SUCCESSFUL", BILLING_MESSAGES.notPaid);

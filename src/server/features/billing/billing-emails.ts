@@ -5,7 +5,7 @@ import { formatGhs, priceAtRateText } from "../../../shared/billing.ts";
 import { paymentMethodText, paymentPurpose, receiptPath, type Receipt } from "../../../shared/contracts/billing.ts";
 import { PLAN_LABELS } from "../../../shared/plans.ts";
 import type { Db } from "../../db/client.ts";
-import { payments, refunds, users } from "../../db/schema.ts";
+import { cardAuthorizations, payments, refunds, renewalCharges, users } from "../../db/schema.ts";
 import { emailLayout } from "../../emails/layout.ts";
 import type { Business } from "../../env.ts";
 import type { Mailer } from "../../integrations/mail.ts";
@@ -16,6 +16,7 @@ const refundJobSchema = z.object({
   refundId: z.string(),
   taken: z.enum(["current", "queued", "waitlist", "nothing"]),
 });
+const autoRenewalFailedJobSchema = z.object({ chargeId: z.string() });
 const reminderJobSchema = z.object({
   userId: z.string(),
   periodEnd: z.string(),
@@ -38,6 +39,11 @@ function purposeText(receipt: Receipt): string {
     return `${purpose}, ${formatDate(new Date(receipt.periodStart))} to ${formatDate(new Date(receipt.periodEnd))}`;
   }
   return receipt.cohort ? `${purpose}, ${receipt.cohort} cohort` : purpose;
+}
+
+/** A saved card as an email names it: "your Visa card ending in 4081". */
+function cardNameOf(card: { brand: string | null; last4: string | null } | null | undefined): string {
+  return card?.last4 ? `your ${card.brand ? `${card.brand} ` : ""}card ending in ${card.last4}` : "your card";
 }
 
 export function createBillingJobHandlers(deps: { db: Db; mailer: Mailer; appUrl: string; business: Business }) {
@@ -125,6 +131,41 @@ export function createBillingJobHandlers(deps: { db: Db; mailer: Mailer; appUrl:
       );
     },
 
+    /**
+     * An automatic renewal that failed, in words (docs/subscriptions.md, "Automatic renewal"): why,
+     * that nothing was charged and no time added, whether one more try comes tomorrow, and how to
+     * renew by hand.
+     */
+    async autoRenewalFailed(payload: unknown) {
+      const { chargeId } = autoRenewalFailedJobSchema.parse(payload);
+      const [row] = await deps.db
+        .select({ charge: renewalCharges, user: users, card: cardAuthorizations })
+        .from(renewalCharges)
+        .innerJoin(users, eq(users.id, renewalCharges.userId))
+        .leftJoin(cardAuthorizations, eq(cardAuthorizations.userId, renewalCharges.userId))
+        .where(eq(renewalCharges.id, chargeId));
+      if (!row) return;
+      const { charge, user, card } = row;
+      const cardName = cardNameOf(card);
+      const retry = charge.attempt === 1 && card?.autoRenew === true;
+      await deps.mailer.send(
+        emailLayout({
+          to: user.email,
+          name: user.name,
+          subject: "We could not renew your Trading Academy plan",
+          heading: "Your automatic renewal did not go through",
+          paragraphs: [
+            `We tried to renew your ${PLAN_LABELS[charge.plan]} plan by charging ${cardName}, and it did not go through. ${charge.failure ?? ""}`.trim(),
+            "You have not been charged and no time was added to your plan: when your month ends, your access goes back to the free Beginner program.",
+            retry
+              ? "We will try once more tomorrow. To keep your access without waiting, renew now from your subscription page."
+              : "We will not try again. Renew from your subscription page whenever you are ready to continue.",
+          ],
+          action: { label: "Renew my plan", url: `${deps.appUrl}/subscription` },
+        }),
+      );
+    },
+
     async expiryReminder(payload: unknown) {
       const reminder = reminderJobSchema.parse(payload);
       const [user] = await deps.db.select().from(users).where(eq(users.id, reminder.userId));
@@ -133,6 +174,10 @@ export function createBillingJobHandlers(deps: { db: Db; mailer: Mailer; appUrl:
       if (user.subscriptionEnd?.toISOString() !== reminder.periodEnd || user.queuedPlan !== null) return;
       const plan = PLAN_LABELS[user.subscriptionPlan];
       const ending = reminder.kind === "ending-soon";
+      const [card] = await deps.db.select().from(cardAuthorizations).where(eq(cardAuthorizations.userId, user.id));
+      // A card payer who chose automatic renewal is told what will happen, not asked to renew.
+      const renewsItself = ending && card?.autoRenew === true && card.reusable;
+      const cardName = cardNameOf(card);
       await deps.mailer.send(
         emailLayout({
           to: user.email,
@@ -141,9 +186,11 @@ export function createBillingJobHandlers(deps: { db: Db; mailer: Mailer; appUrl:
           heading: ending ? "Your plan ends soon" : "Your plan has ended",
           paragraphs: [
             ending
-              ? `Your ${plan} month ends on ${formatDate(user.subscriptionEnd)}. Renew before then to keep your access.`
+              ? `Your ${plan} month ends on ${formatDate(user.subscriptionEnd)}.${renewsItself ? "" : " Renew before then to keep your access."}`
               : `Your ${plan} month has ended, so your access is back to the free Beginner program.`,
-            "Mobile money cannot be charged again automatically: renew whenever you are ready to continue.",
+            renewsItself
+              ? `Automatic renewal is on: on that day we will charge ${cardName} for the next month, at that day's price and rate. To stop it, turn it off on your subscription page.`
+              : "Mobile money cannot be charged again automatically: renew whenever you are ready to continue.",
           ],
           action: { label: "Renew my plan", url: `${deps.appUrl}/subscription` },
         }),

@@ -7,7 +7,7 @@ import type { PaymentStatus } from "../../../shared/contracts/billing.ts";
 import type { CurrentUser } from "../../auth/session.ts";
 import type { Db } from "../../db/client.ts";
 import { payments } from "../../db/schema.ts";
-import type { PaystackClient, PaystackTransaction } from "../../integrations/paystack.ts";
+import { transactionForLog, type PaystackClient, type PaystackTransaction } from "../../integrations/paystack.ts";
 import type { Metrics } from "../../metrics/metrics.ts";
 import { HttpError } from "../../plugins/errors.ts";
 import { BILLING_MESSAGES } from "../../../shared/contracts/billing.ts";
@@ -79,7 +79,7 @@ export async function settlePayment(deps: SettleDeps, payment: PendingPayment, m
     await db.update(payments).set({ checkedAt: now }).where(thisPayment);
     if (result.outcome === "credited" || result.outcome === "already-credited") return result.outcome;
     if (result.outcome === "mismatch") {
-      log.error({ reference: payment.reference, moment, transaction }, "the Paystack transaction does not match the stored payment");
+      log.error({ reference: payment.reference, moment, transaction: transactionForLog(transaction) }, "the Paystack transaction does not match the stored payment");
       return "mismatch";
     }
     return "pending";

@@ -3,6 +3,8 @@ import type { FastifyPluginAsyncZod, ZodTypeProvider } from "fastify-type-provid
 import * as z from "zod/mini";
 import { paymentParamsSchema, refundRequestSchema, refundResponseSchema } from "../../../shared/contracts/admin.ts";
 import {
+  autoRenewalRequestSchema,
+  autoRenewalSchema,
   BILLING_MESSAGES,
   checkoutClosedSchema,
   checkoutSchema,
@@ -24,6 +26,7 @@ import {
 import { requireAdmin, requireUser, signedInUser } from "../../auth/session.ts";
 import { isValidWebhookSignature, refundWebhookEventSchema, webhookEventSchema } from "../../integrations/paystack.ts";
 import { HttpError, sendError } from "../../plugins/errors.ts";
+import { getAutoRenewal, setAutoRenewal } from "./billing-auto-renewal.ts";
 import { startCheckout } from "./billing-checkout.ts";
 import { creditPayment, verifyAndCredit, type CreditResult } from "./billing-crediting.ts";
 import { paymentHistory, paymentReceipt } from "./billing-history.ts";
@@ -102,6 +105,18 @@ export function billingRoutes(deps: BillingDeps): FastifyPluginAsyncZod {
               return quoteSubscription(withLog(request), user, body.planId, now);
           }
         },
+      );
+
+      // Automatic renewal of a card payer's plan (docs/subscriptions.md, "Automatic renewal").
+      learner.get(
+        "/api/subscription/auto-renewal",
+        { schema: { response: { 200: autoRenewalSchema } }, config: subscriptionRateLimit },
+        async (request) => getAutoRenewal(withLog(request), signedInUser(request), new Date()),
+      );
+      learner.put(
+        "/api/subscription/auto-renewal",
+        { schema: { body: autoRenewalRequestSchema, response: { 200: autoRenewalSchema } }, config: paymentRateLimit },
+        async (request) => setAutoRenewal(withLog(request), signedInUser(request), request.body.enabled, new Date()),
       );
 
       learner.get(

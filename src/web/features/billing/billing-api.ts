@@ -3,6 +3,7 @@
 import { keepPreviousData, queryOptions, useQuery, useQueryClient } from "@tanstack/react-query";
 import type * as z from "zod/mini";
 import {
+  autoRenewalSchema,
   checkoutClosedSchema,
   checkoutSchema,
   eligibilitySchema,
@@ -117,6 +118,21 @@ export function verifyWaitlistPayment(reference: string, plan: PaidPlan) {
  */
 export function reportCheckoutClosed(reference: string) {
   return apiRequest(`/api/payments/${encodeURIComponent(reference)}/closed`, checkoutClosedSchema, { method: "POST" });
+}
+
+/** Automatic renewal of a card payer's plan (docs/subscriptions.md, "Automatic renewal"). */
+export const autoRenewalQuery = queryOptions({
+  queryKey: [...USER_BILLING_KEY, "auto-renewal"],
+  queryFn: () => apiRequest("/api/subscription/auto-renewal", autoRenewalSchema),
+});
+
+export function useAutoRenewal() {
+  return useQuery(autoRenewalQuery);
+}
+
+/** Turns automatic renewal on or off; the server answers the new state, or why it cannot. */
+export function setAutoRenewal(enabled: boolean) {
+  return apiRequest("/api/subscription/auto-renewal", autoRenewalSchema, { method: "PUT", body: { enabled } });
 }
 
 /** After a credited payment: the plan, the tracks and the waitlist place are all read afresh. */

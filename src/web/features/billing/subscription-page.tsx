@@ -17,6 +17,7 @@ import {
   useSubscriptionQuote,
   verifySubscriptionPayment,
 } from "./billing-api.ts";
+import { AutoRenewalSetting } from "./auto-renewal.tsx";
 import { PaymentHistory } from "./payment-history.tsx";
 import { useVerifyPendingPayments } from "./pending-payments.ts";
 import { PlanSupport } from "./plan-support.tsx";
@@ -183,6 +184,7 @@ function StatusCard({ subscription }: { subscription: Subscription }) {
         )}
       </dl>
       <QueuedTime queued={subscription.queued} />
+      <AutoRenewalSetting />
     </section>
   );
 }
