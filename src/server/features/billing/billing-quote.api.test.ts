@@ -132,4 +132,21 @@ describe("the quote before paying", () => {
     });
     expect(signedOut.statusCode).toBe(401);
   });
+
+  it("is limited per learner, not per address: one learner at the limit leaves the next on the same network free", async () => {
+    const shared = nextIp();
+    const ask = (who: TestUser) =>
+      t.app.inject({
+        method: "POST",
+        url: "/api/subscription-management",
+        remoteAddress: shared,
+        headers: { cookie: who.cookie },
+        payload: { action: "get_subscription" },
+      });
+    let last = await ask(user("early"));
+    for (let i = 0; i < 70 && last.statusCode !== 429; i++) last = await ask(user("early"));
+    expect(last.statusCode).toBe(429);
+    const neighbour = await ask(user("free"));
+    expect(neighbour.statusCode, neighbour.body).toBe(200);
+  });
 });

@@ -57,7 +57,16 @@ function verified(result: Extract<CreditResult, { payment: unknown }>, message: 
 const paymentRateLimit = { rateLimit: { max: 20, timeWindow: "1 minute" } };
 // Each view of /subscription asks up to five questions of this route (the subscription, and each
 // paid plan's eligibility and quote): 60 a minute leaves room for a learner clicking about.
-const subscriptionRateLimit = { rateLimit: { max: 60, timeWindow: "1 minute" } };
+// Counted per learner, not per address (docs/product.md, "Timings and limits"): the page asks
+// several questions as it opens, and learners on one mobile network share an address. The learner is known by then: the
+// scope's requireUser runs before a route's own hooks.
+const subscriptionRateLimit = {
+  rateLimit: {
+    max: 60,
+    timeWindow: "1 minute",
+    keyGenerator: (request: FastifyRequest) => (request.user ? `learner:${request.user.id}` : request.ip),
+  },
+};
 
 /** A learner's or an admin's answers are theirs alone: never kept by a cache. */
 async function noStore(_request: FastifyRequest, reply: FastifyReply) {
