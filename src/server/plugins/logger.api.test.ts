@@ -158,6 +158,10 @@ describe("the logs of a journey through every emailed link", () => {
         });
       }
     }
+    // And addresses no route answers, or that Fastify cannot decode.
+    for (const url of ["/no-such-page", "/api/no-such-route", "/api/programs/%E0%A4%A", `/${"a".repeat(200)}`]) {
+      await t.app.inject({ method: "GET", url: `${url}?${query}`, remoteAddress: nextIp() });
+    }
     expect(requested.size).toBeGreaterThan(50);
     expect(lines.filter((line) => line.includes(secret))).toEqual([]);
   });
