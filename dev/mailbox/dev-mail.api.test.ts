@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ipAllocator, register, registrationForm } from "../../src/server/testing/accounts.ts";
 import { createTestApp, type TestApp } from "../../src/server/testing/test-app.ts";
+import { randomSecret } from "../../src/server/testing/secrets.ts";
 
 const nextIp = ipAllocator(25);
 
@@ -43,7 +44,7 @@ describe("development mailbox in production", () => {
   beforeAll(async () => {
     t = await createTestApp({
       seed: false,
-      env: { NODE_ENV: "production", AUTH_SECRET: "a-production-secret-of-at-least-32-characters" },
+      env: { NODE_ENV: "production", AUTH_SECRET: randomSecret() },
     });
   });
   afterAll(() => t.close());

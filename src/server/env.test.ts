@@ -1,6 +1,7 @@
 import { resolve } from "node:path";
 import { describe, expect, it } from "vitest";
 import { EnvError, missingServiceWarnings, readEnv, serviceStatus, type Env } from "./env.ts";
+import { randomSecret } from "./testing/secrets.ts";
 
 /** Asserts PGlite in `folder` (relative to the working directory, or absolute). */
 function expectPglite(database: Env["database"], folder: string) {
@@ -20,7 +21,7 @@ function readEnvError(source: Record<string, string>): EnvError {
   throw new Error(`readEnv accepted ${JSON.stringify(source)}`);
 }
 
-const PRODUCTION = { NODE_ENV: "production", AUTH_SECRET: "x".repeat(32), APP_URL: "https://academy.example.com" };
+const PRODUCTION = { NODE_ENV: "production", AUTH_SECRET: randomSecret(), APP_URL: "https://academy.example.com" };
 
 describe("readEnv", () => {
   it("defaults to port 3000, PGlite in ./data and http://localhost:3000", () => {

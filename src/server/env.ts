@@ -2,6 +2,7 @@
 import { isIP } from "node:net";
 import { resolve } from "node:path";
 import { z } from "zod";
+import { DEVELOPMENT_AUTH_SECRET, weakSecretProblem } from "./secret-strength.ts";
 
 /** A URL with one of `protocols` and a host; the message shows what a good value looks like. */
 function urlWith(protocols: readonly string[], example: string) {
@@ -104,8 +105,8 @@ const envSchema = z.object({
   // Guards /metrics (docs/operations.md, Observability); unset, there is no /metrics.
   METRICS_TOKEN: z
     .string()
-    .min(32, "must be at least 32 characters, such as the output of openssl rand -hex 32")
-    .regex(/^[\x21-\x7e]+$/, "must be printable ASCII without spaces, such as the output of openssl rand -hex 32")
+    .min(32, "must be at least 32 characters, such as the output of openssl rand -base64 32")
+    .regex(/^[\x21-\x7e]+$/, "must be printable ASCII without spaces, such as the output of openssl rand -base64 32")
     .optional(),
   TRUST_PROXY: trustProxySetting,
 
@@ -235,8 +236,6 @@ export type PaystackConfig =
 const SIMULATOR_SECRET_KEY = "sk_test_simulator_secret_key";
 const REAL_EXCHANGE_RATE_URL = "https://open.er-api.com/v6/latest/USD";
 
-// Development and tests only: production refuses to start without AUTH_SECRET.
-const DEVELOPMENT_AUTH_SECRET = "development-only-secret-not-for-production-use";
 
 /** A configuration the server refuses: one line per bad variable, each naming it. */
 export class EnvError extends Error {
@@ -271,6 +270,11 @@ function deploymentProblems(env: z.infer<typeof envSchema>, host: string): strin
     return problems;
   }
   if (!env.AUTH_SECRET) problems.push("AUTH_SECRET: required in production: 32 or more random characters (e.g. openssl rand -base64 48)");
+  // Never the value itself in the line: it is a credential, even when refused.
+  for (const [name, value] of [["AUTH_SECRET", env.AUTH_SECRET], ["METRICS_TOKEN", env.METRICS_TOKEN]] as const) {
+    const problem = value === undefined ? null : weakSecretProblem(name, value);
+    if (problem) problems.push(problem);
+  }
   if (!env.APP_URL) {
     problems.push("APP_URL: required in production: the public address learners open, such as https://academy.example.com");
   } else {

@@ -10,10 +10,12 @@ import { networkInterfaces, tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { projectRoot } from "./paths.ts";
+import { DEVELOPMENT_AUTH_SECRET } from "./secret-strength.ts";
 import { envWithoutAppSettings, freePort } from "./testing/child-process-env.ts";
 import { killServerProcess, startServerProcess, type ServerProcess } from "./testing/server-process.ts";
+import { randomSecret } from "./testing/secrets.ts";
 
-const AUTH_SECRET = "operator-test-secret-0123456789abcdefghij";
+const AUTH_SECRET = randomSecret();
 const workDir = mkdtempSync(join(tmpdir(), "ta-operator-"));
 afterAll(() => rmSync(workDir, { recursive: true, force: true }));
 
@@ -242,11 +244,15 @@ describe("the production runtime", () => {
     ["APP_URL", { APP_URL: "localhost:3000" }],
     ["APP_URL", { APP_URL: "http://academy.example.com" }],
     ["AUTH_SECRET", { AUTH_SECRET: "" }],
+    ["AUTH_SECRET", { AUTH_SECRET: "a".repeat(40) }],
+    ["AUTH_SECRET", { AUTH_SECRET: DEVELOPMENT_AUTH_SECRET }],
+    ["METRICS_TOKEN", { METRICS_TOKEN: "0123456789".repeat(4) }],
     ["DATABASE_URL", { DATABASE_URL: "db.internal:5432/academy" }],
   ])("refuses a bad %s in production with one line naming it", (name, bad) => {
     const result = runOnce({ ...production(3000, join(workDir, "never")), ...bad });
     expect(result.status).toBe(1);
     expect(result.stderr.trim().split("\n")).toEqual([expect.stringMatching(new RegExp(`^Invalid configuration: ${name}: `))]);
+    expect(result.stdout).toBe(""); // nothing started, nothing logged
   });
 
   it("serves without the development tools, warns once per missing service, answers its health check, stops on SIGTERM and starts again", async () => {

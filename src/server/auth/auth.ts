@@ -23,6 +23,7 @@ import { emailChangeEmail, passwordResetEmail, verificationEmail } from "./auth-
 import { queueEmailChangeNotice } from "./email-change-notice.ts";
 import { createPasswordHashing } from "./password-hashing.ts";
 import { CLIENT_IP_HEADER } from "./web-headers.ts";
+import { loggedAuthMessage, loggedError } from "../plugins/logger.ts";
 
 /**
  * Told of every new account once its rows are committed: what a feature starts for a new user
@@ -321,7 +322,8 @@ export function createAuth(
     plugins: providers.length > 0 ? [genericOAuth({ config: providers })] : [],
     logger: {
       log(level, message, ...args) {
-        log[level]({ args }, `auth: ${message}`);
+        // Never what a caller sent, nor a failed query's parameters (docs/operations.md, "Logs").
+        log[level]({ args: args.map(loggedError) }, `auth: ${loggedAuthMessage(message)}`);
       },
     },
   });

@@ -9,8 +9,9 @@ import { enqueueJob } from "../jobs/queue.ts";
 import { freePort } from "../testing/child-process-env.ts";
 import { hasMetric, metricValue, scrapeMetrics, TEST_METRICS_TOKEN } from "../testing/metrics.ts";
 import { createTestApp, type TestApp } from "../testing/test-app.ts";
+import { randomSecret } from "../testing/secrets.ts";
 
-const PRODUCTION = { NODE_ENV: "production", AUTH_SECRET: "x".repeat(32) };
+const PRODUCTION = { NODE_ENV: "production", AUTH_SECRET: randomSecret() };
 
 describe("/metrics without METRICS_TOKEN", () => {
   let t: TestApp;

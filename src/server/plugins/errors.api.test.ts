@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { contacts } from "../db/schema.ts";
 import { createTestApp, type TestApp } from "../testing/test-app.ts";
 import { GENERIC_ERROR_MESSAGE } from "./errors.ts";
+import { randomSecret } from "../testing/secrets.ts";
 
 const valid = { name: "Ama", email: "ama@example.com", message: "Hello" };
 
@@ -170,7 +171,7 @@ describe("error responses", () => {
 describe("security headers in production", () => {
   let t: TestApp;
   beforeAll(async () => {
-    t = await createTestApp({ seed: false, env: { NODE_ENV: "production", AUTH_SECRET: "x".repeat(32) } });
+    t = await createTestApp({ seed: false, env: { NODE_ENV: "production", AUTH_SECRET: randomSecret() } });
   });
   afterAll(() => t.close());
 

@@ -6,6 +6,7 @@ import helmet from "helmet";
 import { describe, expect, it } from "vitest";
 import { readEnv, type Env } from "../env.ts";
 import { assetSecurityHeaders, contentSecurityPolicy, helmetOptions, securityHeaders } from "./security.ts";
+import { randomSecret } from "../testing/secrets.ts";
 
 /** The headers helmet sets when it runs as a middleware on a real answer, lower-cased. */
 async function helmetOnARealAnswer(env: Env): Promise<Record<string, string>> {
@@ -31,7 +32,7 @@ async function helmetOnARealAnswer(env: Env): Promise<Record<string, string>> {
 describe("securityHeaders", () => {
   it.each([
     ["development", {}],
-    ["production", { NODE_ENV: "production", AUTH_SECRET: "x".repeat(32), APP_URL: "https://academy.example.com" }],
+    ["production", { NODE_ENV: "production", AUTH_SECRET: randomSecret(), APP_URL: "https://academy.example.com" }],
   ])("are the headers helmet sets on an answer (%s)", async (_, source) => {
     const env = readEnv(source);
     const computed = securityHeaders(env);
@@ -43,7 +44,7 @@ describe("securityHeaders", () => {
 
 describe("assetSecurityHeaders", () => {
   it("keeps of the page's headers those a script needs: nosniff, the resource policy and HSTS", () => {
-    const headers = securityHeaders(readEnv({ NODE_ENV: "production", AUTH_SECRET: "a".repeat(40), APP_URL: "https://academy.example.com" }));
+    const headers = securityHeaders(readEnv({ NODE_ENV: "production", AUTH_SECRET: randomSecret(), APP_URL: "https://academy.example.com" }));
     expect(Object.keys(assetSecurityHeaders(headers)).sort()).toEqual([
       "cross-origin-resource-policy",
       "strict-transport-security",

@@ -26,6 +26,7 @@ import {
 } from "../testing/accounts.ts";
 import { createTestApp, type TestApp } from "../testing/test-app.ts";
 import { expectNothingChanged, expectRefused } from "../testing/attack-kit.ts";
+import { randomSecret } from "../testing/secrets.ts";
 
 const nextIp = ipAllocator(64);
 const SIGN_INS_PER_ADDRESS = LIBRARY_LIMITS["/sign-in/email"].max;
@@ -59,7 +60,7 @@ describe("brute force behind the production proxy", () => {
   const PROXY = "10.64.250.1";
   let t: TestApp;
   beforeAll(async () => {
-    t = await createTestApp({ seed: false, env: { NODE_ENV: "production", AUTH_SECRET: "p".repeat(40), APP_URL: "https://academy.example" } });
+    t = await createTestApp({ seed: false, env: { NODE_ENV: "production", AUTH_SECRET: randomSecret(), APP_URL: "https://academy.example" } });
   });
   afterAll(() => t.close());
 

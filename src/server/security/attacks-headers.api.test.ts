@@ -17,11 +17,12 @@ import {
 } from "../testing/accounts.ts";
 import { createTestApp, type TestApp } from "../testing/test-app.ts";
 import { expectNothingChanged } from "../testing/attack-kit.ts";
+import { randomSecret } from "../testing/secrets.ts";
 
 const nextIp = ipAllocator(65);
 
 const PRODUCTION_URL = "https://academy.example";
-const PRODUCTION_ENV = { NODE_ENV: "production", AUTH_SECRET: "p".repeat(40), APP_URL: PRODUCTION_URL };
+const PRODUCTION_ENV = { NODE_ENV: "production", AUTH_SECRET: randomSecret(), APP_URL: PRODUCTION_URL };
 
 /** Answers of every kind the app gives, as a browser would ask for them. */
 function requestsOfEveryKind(admin: TestUser | null, origin: string): [string, InjectOptions][] {

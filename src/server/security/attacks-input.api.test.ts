@@ -17,6 +17,7 @@ import {
   routeCollector,
   schemaFields,
 } from "../testing/attack-kit.ts";
+import { randomSecret } from "../testing/secrets.ts";
 
 const nextIp = ipAllocator(63);
 
@@ -311,7 +312,7 @@ describe("hostile input on every route", () => {
 describe("the development fakes in production", () => {
   it("are not in the router: the Paystack simulator, the mailbox and the sign-in stand-ins answer 404", async () => {
     const collected = routeCollector();
-    const t = await createTestApp({ seed: false, onRoute: collected.onRoute, env: { NODE_ENV: "production", AUTH_SECRET: "x".repeat(32) } });
+    const t = await createTestApp({ seed: false, onRoute: collected.onRoute, env: { NODE_ENV: "production", AUTH_SECRET: randomSecret() } });
     try {
       expect(collected.routes.filter((r) => r.url.startsWith("/dev"))).toEqual([]);
       await expectNothingChanged(t, async () => {

@@ -6,8 +6,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ACCOUNT_ROUTE_LIMITS } from "../features/accounts/accounts.routes.ts";
 import { createTestApp, type TestApp } from "../testing/test-app.ts";
 import { expectRefused } from "../testing/attack-kit.ts";
+import { randomSecret } from "../testing/secrets.ts";
 
-const PRODUCTION = { NODE_ENV: "production", AUTH_SECRET: "p".repeat(40), APP_URL: "https://academy.example" };
+const PRODUCTION = { NODE_ENV: "production", AUTH_SECRET: randomSecret(), APP_URL: "https://academy.example" };
 const PROXY = "203.0.113.10";
 const PER_ADDRESS = ACCOUNT_ROUTE_LIMITS.forgotPassword.max;
 

@@ -1,9 +1,10 @@
 // Reads /metrics as Prometheus would: with the bearer token, as text exposition lines.
 import { expect } from "vitest";
 import type { TestApp } from "./test-app.ts";
+import { randomSecret } from "./secrets.ts";
 
 /** A METRICS_TOKEN for test apps (`env: { METRICS_TOKEN: TEST_METRICS_TOKEN }`). */
-export const TEST_METRICS_TOKEN = "test-metrics-token-0123456789abcdef0123456789";
+export const TEST_METRICS_TOKEN = randomSecret();
 
 export async function scrapeMetrics(t: TestApp): Promise<string> {
   const response = await t.app.inject({

@@ -9,13 +9,14 @@ import { config, payments, programs } from "../../db/schema.ts";
 import { createSignedInUser, ipAllocator, type TestUser } from "../../testing/accounts.ts";
 import { billingApi, checkoutReference, paymentRow, paystackTransaction } from "../../testing/billing.ts";
 import { createTestApp, type TestApp } from "../../testing/test-app.ts";
+import { randomSecret } from "../../testing/secrets.ts";
 
 const nextIp = ipAllocator(42);
 
 /** Nothing listens on port 1: every fetch of the rate fails at once. */
 const RATE_SERVICE_DOWN = "http://127.0.0.1:1/v6/latest/USD";
 const HOUR_MS = 60 * 60 * 1000;
-const SECRET = "billing-prices-test-secret-32-chars-long";
+const SECRET = randomSecret();
 
 async function setCachedRate(t: TestApp, ghsPerUsd: number, fetchedAt: Date) {
   const value = { ghsPerUsd, fetchedAt: fetchedAt.toISOString() };

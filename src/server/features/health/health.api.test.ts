@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../../testing/test-app.ts";
+import { randomSecret } from "../../testing/secrets.ts";
 
 const version = (await import("../../../../package.json", { with: { type: "json" } })).default.version;
 
@@ -30,7 +31,7 @@ describe("GET /api/health/live and /api/health", () => {
 });
 
 describe("health in production", () => {
-  const production = { NODE_ENV: "production", AUTH_SECRET: "h".repeat(40), APP_URL: "https://academy.example" };
+  const production = { NODE_ENV: "production", AUTH_SECRET: randomSecret(), APP_URL: "https://academy.example" };
 
   it.each([
     ["runs without", {}, { email: "missing", payments: "missing", chat: "missing" }],

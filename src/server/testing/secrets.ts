@@ -1,0 +1,8 @@
+// Secrets for tests that run production: fresh and random each run, as production requires
+// (docs/operations.md, "Configuration"); never a value written in the repository.
+import { randomBytes } from "node:crypto";
+
+/** 48 characters of base64url: about 34 different ones, never a published value. */
+export function randomSecret(): string {
+  return randomBytes(36).toString("base64url");
+}
