@@ -5,6 +5,7 @@ import { BrowserRouter } from "react-router";
 import { meQuery } from "./session/session.ts";
 import { siteConfigQuery } from "./lib/site-config.ts";
 import { createQueryClient } from "./lib/query-client.ts";
+import { prefetchProgramPage } from "./features/learning/learning-api.ts";
 import { AppRoutes, preloadPage } from "./router.tsx";
 import { Toasts } from "./ui/toast.tsx";
 import "./styles.css";
@@ -13,12 +14,13 @@ const root = document.getElementById("root");
 if (!root) throw new Error("The page has no #root element");
 
 const queryClient = createQueryClient();
-// What the first screen needs is asked for before React renders: the page's code, and the two
-// reads every page shows (the session, for the header and the guards; the site's settings, for
-// the footer), which index.html has already started.
+// What the first screen needs is asked for before React renders: the page's code, the two reads
+// every page shows (the session, for the header and the guards; the site's settings, for the
+// footer), which index.html has already started, and a program's or a lesson's own reads.
 preloadPage(window.location.pathname);
 void queryClient.prefetchQuery(meQuery);
 void queryClient.prefetchQuery(siteConfigQuery);
+prefetchProgramPage(queryClient, window.location.pathname);
 
 // index.html's header is already on screen, so the first render need not block: as a transition,
 // React renders it in short slices and the page stays responsive while the app starts.

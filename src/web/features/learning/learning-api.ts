@@ -1,6 +1,6 @@
 // Studying a track: the learner's progress, a track's videos and quiz, marking a video watched
 // and answering a question. The server decides everything; the cache mirrors its answers.
-import { queryOptions, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { queryOptions, useMutation, useQuery, useQueryClient, type QueryClient } from "@tanstack/react-query";
 import { useCallback } from "react";
 import {
   lessonContentSchema,
@@ -16,8 +16,10 @@ import {
   type TrackDetail,
 } from "../../../shared/contracts/learning.ts";
 import { isQuizUnlocked } from "../../../shared/learning.ts";
+import { routeAt } from "../../../shared/routes.ts";
 import { apiRequest, ApiRequestError } from "../../lib/api.ts";
 import { notify } from "../../ui/toast.tsx";
+import { COMPLETE_STEP } from "./course.ts";
 
 export const progressQuery = queryOptions({
   queryKey: ["progress"],
@@ -46,12 +48,16 @@ export function useTrack(track: string) {
 }
 
 /** A lesson's notes and attachments, asked for as the lesson opens (not with the whole track). */
-export function useLessonContent(track: string, moduleId: string) {
-  return useQuery({
+function lessonContentQuery(track: string, moduleId: string) {
+  return queryOptions({
     queryKey: ["track", track, "lesson", moduleId],
     queryFn: () =>
       apiRequest(`/api/programs/${encodeURIComponent(track)}/modules/${encodeURIComponent(moduleId)}`, lessonContentSchema),
   });
+}
+
+export function useLessonContent(track: string, moduleId: string) {
+  return useQuery(lessonContentQuery(track, moduleId));
 }
 
 /**
@@ -184,4 +190,21 @@ export function useNewAttempt(track: string) {
       if (isStale(error)) void cache.refresh();
     },
   });
+}
+
+/**
+ * A program's or a lesson's reads, asked for as the app starts (main.tsx), beside the page's code
+ * rather than after it: the lesson's thumbnail, its largest picture, then comes a round trip
+ * sooner (docs/performance.md, "Data").
+ */
+export function prefetchProgramPage(queryClient: QueryClient, pathname: string): void {
+  const route = routeAt(pathname)?.id;
+  if (route !== "track" && route !== "lesson") return;
+  // "/program/{track}/{lesson}", as the router reads it (its parameters decoded).
+  const [track, moduleId] = pathname.split("/").slice(2).map((part) => decodeURIComponent(part));
+  if (!track) return;
+  void queryClient.prefetchQuery(trackQuery(track));
+  if (!moduleId || moduleId === COMPLETE_STEP) return;
+  void queryClient.prefetchQuery(lessonPositionsQuery(track));
+  void queryClient.prefetchQuery(lessonContentQuery(track, moduleId));
 }
