@@ -133,7 +133,7 @@ test("an admin changes a learner's plan and admits a waitlisted learner", async 
   const advanced = waitlister.locator(".card").filter({ has: waitlister.getByRole("heading", { name: "Advanced track" }) });
   await advanced.getByRole("button", { name: "Pay for 1 Month & Join Waitlist" }).click();
   await checkout(waitlister).getByRole("button", { name: "Pay" }).click();
-  await expect(waitlister).toHaveURL("/join-waitlist/success");
+  await expect(waitlister).toHaveURL(/\/join-waitlist\/success\?reference=LTF-WAITLIST-ADVANCED-/);
 
   // The plan selector changes the plan at once.
   await page.goto("/admin?tab=users");

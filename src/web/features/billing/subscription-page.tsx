@@ -268,8 +268,12 @@ function PaidPlanAction(props: {
   const buyable = !isAdmin && eligibility.data?.canChange === true;
   const disclosure = <CheckoutDisclosure plan={plan} id={disclosureId} enabled={buyable && processing === null} />;
 
+  // The button just pressed stays the same element while its payment is processing (the same
+  // place in the tree), so the payment window can hand the focus back to it when it closes.
+  const busy = processing === plan;
+  const onBuy = busy ? undefined : () => props.onBuy(plan);
+
   if (isAdmin) return <PlanButton label="Included" disabled describedBy={`${titleId} ${props.adminNoteId}`} />;
-  if (processing === plan) return <PlanButton label="Processing..." busy describedBy={titleId} />;
   // In the last days of the month the current plan can be renewed (the new month starts at its end).
   if (isCurrent && eligibility.data?.canChange !== true) {
     return <PlanButton label="Current Plan" disabled describedBy={titleId} />;
@@ -280,10 +284,11 @@ function PaidPlanAction(props: {
         <p className="plan-restriction">Current Plan: renew now and your next month starts when this one ends.</p>
         {disclosure}
         <PlanButton
-          label="Renew"
+          label={busy ? "Processing..." : "Renew"}
+          busy={busy}
           disabled={processing !== null}
           describedBy={`${titleId} ${disclosureId}`}
-          onClick={() => props.onBuy(plan)}
+          onClick={onBuy}
         />
       </>
     );
@@ -305,10 +310,11 @@ function PaidPlanAction(props: {
     <>
       {disclosure}
       <PlanButton
-        label={currentPlan === "legacyFree" ? "Upgrade" : "Change Plan"}
+        label={busy ? "Processing..." : currentPlan === "legacyFree" ? "Upgrade" : "Change Plan"}
+        busy={busy}
         disabled={processing !== null}
         describedBy={`${titleId} ${disclosureId}`}
-        onClick={() => props.onBuy(plan)}
+        onClick={onBuy}
       />
     </>
   );
