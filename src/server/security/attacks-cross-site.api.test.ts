@@ -14,6 +14,7 @@ import { createTestUsers, ipAllocator, PASSWORD, type TestUser } from "../testin
 import { concretePath, expectNothingChanged, expectRefused, routeCollector, type AppRoute } from "../testing/attack-kit.ts";
 import { paymentRow, postWebhook, useBillingApp, simulatePayment } from "../testing/billing.ts";
 import { createTestApp, useOperatorChannelApp, type TestApp } from "../testing/test-app.ts";
+import { oneCharacterOff } from "../testing/secrets.ts";
 
 const nextIp = ipAllocator(67);
 
@@ -263,7 +264,7 @@ describe("the exceptions keep their own authentication", () => {
     });
 
     it("a wrong token with a wrong body is a 401 that says nothing of the command's shape", async () => {
-      const wrongTokens = [undefined, `Bearer ${token.slice(0, -1)}x`, `Bearer ${"0".repeat(64)}`, `Basic ${token}`];
+      const wrongTokens = [undefined, `Bearer ${oneCharacterOff(token)}`, `Bearer ${"0".repeat(64)}`, `Basic ${token}`];
       const wrongBodies: [string, string][] = [
         [JSON.stringify({ name: "drop-everything" }), "application/json"],
         [JSON.stringify({ name: "set-plan", email: "x", plan: "owner" }), "application/json"],

@@ -6,3 +6,8 @@ import { randomBytes } from "node:crypto";
 export function randomSecret(): string {
   return randomBytes(36).toString("base64url");
 }
+
+/** A wrong copy of a secret, one character off: the first, so it is sure to differ. */
+export function oneCharacterOff(secret: string): string {
+  return `${secret.startsWith("A") ? "B" : "A"}${secret.slice(1)}`;
+}
