@@ -3,7 +3,7 @@
 
 # 1. Build the browser app and the server, then lay out what production runs (built code,
 #    migrations, production dependencies only) with the same script the tests use.
-FROM node:20.19-bookworm-slim AS build
+FROM node:24-bookworm-slim AS build
 WORKDIR /src
 COPY package.json package-lock.json ./
 RUN npm ci --ignore-scripts --no-audit --no-fund
@@ -11,7 +11,7 @@ COPY . .
 RUN npm run build:production && scripts/deploy/stage-runtime.sh /app
 
 # 2. The runtime: no compiler, no development stand-ins, not root.
-FROM node:20.19-bookworm-slim
+FROM node:24-bookworm-slim
 RUN apt-get update \
  && apt-get install -y --no-install-recommends tini \
  && rm -rf /var/lib/apt/lists/* \

@@ -330,8 +330,8 @@ async function prepareLearners(app: Running, database: Database, label: DbLabel,
   log(`  ${quizCookies.length} learners copied for the quiz answers (${seconds(performance.now() - copied)})`);
   const restarted = await startApp(database);
   // The measured process serves a registration and a sign-in first, as every server in use has:
-  // the auth library's first call changes what every later request costs (docs/performance.md,
-  // "Context only while a call needs it").
+  // on Node 20 the auth library's first call changed what every later request cost
+  // (docs/performance.md, "Context across awaits").
   await signedInLearner(restarted.base, `${label.toLowerCase()}-served`);
   return { app: restarted, learners: { cookies, quizCookies, firstModuleId, answers } };
 }

@@ -8,6 +8,7 @@ import { seedDatabase } from "./db/seed.ts";
 import { EnvError, missingServiceWarnings, readEnv } from "./env.ts";
 import { DataDirInUseError } from "./db/pglite-lock.ts";
 import { newOperatorToken, openOperatorChannel } from "./cli/operator-channel.ts";
+import { unsupportedNodeProblem } from "./runtime.ts";
 
 // Supervisors wait about 10 s between SIGTERM and SIGKILL: finish well inside that.
 const SHUTDOWN_DEADLINE_MS = 9_000;
@@ -66,6 +67,11 @@ const ENTRY_PROBLEM = {
 
 /** Starts the server; the development entry passes its tools, production passes none. */
 export function startServer(options: { developmentTools?: DevelopmentTools } = {}): void {
+  const nodeProblem = unsupportedNodeProblem();
+  if (nodeProblem) {
+    console.error(nodeProblem);
+    process.exit(1);
+  }
   // Everything the server writes (the embedded database, the operator channel) is its user's alone.
   process.umask(0o077);
   process.on("SIGINT", () => void shutdown("SIGINT"));

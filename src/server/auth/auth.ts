@@ -1,5 +1,6 @@
 // Accounts through Better Auth: email and password with verification and reset, Google (OIDC)
 // and MQL5 (OAuth 2.0) through its generic OAuth plugin. Sessions live in the database.
+import { AsyncLocalStorage } from "node:async_hooks";
 import { betterAuth, type BetterAuthOptions } from "better-auth";
 import { createEmailVerificationToken } from "better-auth/api";
 import { drizzleAdapter } from "better-auth/adapters/drizzle";
@@ -17,7 +18,6 @@ import type { Mailer } from "../integrations/mail.ts";
 import { fetchMql5User } from "../integrations/mql5.ts";
 import { claimVerificationMail } from "./account-mail-limit.ts";
 import { authHooks } from "./auth-hooks.ts";
-import { CallContext, contextOnlyInCalls } from "./call-context.ts";
 import { DEFAULT_LIBRARY_LIMIT, LIBRARY_LIMITS } from "./auth-limits.ts";
 import { emailChangeEmail, passwordResetEmail, verificationEmail } from "./auth-emails.ts";
 import { queueEmailChangeNotice } from "./email-change-notice.ts";
@@ -41,7 +41,7 @@ export type AccountDeleter = (user: { id: string }) => Promise<void>;
 
 // Better Auth logs and swallows an error from sendResetPassword, so the request that asked for
 // the mail learns of a failure through this store instead.
-const resetMailOutcome = new CallContext<{ failed: boolean }>();
+const resetMailOutcome = new AsyncLocalStorage<{ failed: boolean }>();
 
 /** Runs `task` (which asks Better Auth for a reset mail); false when the mail could not be sent. */
 export async function resetMailSent(task: () => Promise<unknown>): Promise<boolean> {
@@ -53,7 +53,7 @@ export async function resetMailSent(task: () => Promise<unknown>): Promise<boole
 // Verification mails are limited per account where every path meets: the library's callback. A
 // refused mail is not an error there, so that the library's own endpoint answers as it does for an
 // unknown address; a caller that may tell the user learns of it through this store.
-const verificationMailStore = new CallContext<{ limited: boolean }>();
+const verificationMailStore = new AsyncLocalStorage<{ limited: boolean }>();
 
 /** Runs `task` (which asks Better Auth for a verification mail) and says what became of the mail. */
 export async function verificationMailOutcome(task: () => Promise<unknown>): Promise<"sent" | "limited" | "failed"> {
@@ -133,7 +133,7 @@ function emailAndPasswordOptions({ env, mailer }: Pick<AuthDeps, "env" | "mailer
       try {
         await mailer.send(passwordResetEmail({ to: user.email, name: user.name, url }));
       } catch (error) {
-        const outcome = resetMailOutcome.get();
+        const outcome = resetMailOutcome.getStore();
         if (outcome) outcome.failed = true;
         throw error;
       }
@@ -154,7 +154,7 @@ function emailVerificationOptions({ env, db, mailer, log }: AuthDeps) {
     expiresIn: 24 * 60 * 60,
     async sendVerificationEmail({ user, token }) {
       if (!(await claimVerificationMail(db, user.id, Date.now()))) {
-        const outcome = verificationMailStore.get();
+        const outcome = verificationMailStore.getStore();
         if (outcome) outcome.limited = true;
         log.warn({ userId: user.id }, "verification mail not sent: the account had its share in this window");
         return;
@@ -327,9 +327,7 @@ export function createAuth(
       },
     },
   });
-  // Every path into the library is a counted call (docs/performance.md, "Context only while a
-  // call needs it").
-  return contextOnlyInCalls(auth);
+  return auth;
 }
 
 export type Auth = ReturnType<typeof createAuth>;

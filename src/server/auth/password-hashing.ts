@@ -2,10 +2,10 @@
 // for tens of milliseconds on libuv's thread pool; a burst of sign-ins hashed all at once would
 // take every core from the requests of learners already signed in, and the pool's threads from
 // file reads. Queued here, a burst makes sign-ins wait instead of making the whole site wait.
+import { AsyncLocalStorage } from "node:async_hooks";
 import { availableParallelism } from "node:os";
 import { hashPassword, verifyPassword } from "better-auth/crypto";
 import pLimit from "p-limit";
-import { CallContext } from "./call-context.ts";
 
 /** One core is left for everything else (at least one hash at a time). */
 export const CONCURRENT_HASHES = Math.max(1, availableParallelism() - 1);
@@ -16,7 +16,7 @@ type Hashing = {
 };
 
 /** A password hashed before the auth library's call that would hash it (withPasswordHashedAhead). */
-const hashedAhead = new CallContext<{ password: string; hash: string }>();
+const hashedAhead = new AsyncLocalStorage<{ password: string; hash: string }>();
 
 export function createPasswordHashing(
   concurrency = CONCURRENT_HASHES,
@@ -25,7 +25,7 @@ export function createPasswordHashing(
   const limit = pLimit(concurrency);
   return {
     hash: (password) => {
-      const ahead = hashedAhead.get();
+      const ahead = hashedAhead.getStore();
       if (ahead?.password === password) return Promise.resolve(ahead.hash);
       return limit(() => scrypt.hash(password));
     },
