@@ -1,4 +1,5 @@
 import { resolve } from "node:path";
+import { parse as parseConnectionString } from "pg-connection-string";
 import { describe, expect, it } from "vitest";
 import { EnvError, missingServiceWarnings, readEnv, serviceStatus, type Env } from "./env.ts";
 import { randomSecret } from "./testing/secrets.ts";
@@ -50,6 +51,21 @@ describe("readEnv", () => {
   it("switches to PostgreSQL when DATABASE_URL is set", () => {
     const url = "postgres://app:secret@db.internal:5432/academy";
     expect(readEnv({ DATABASE_URL: url }).database).toEqual({ kind: "postgres", url });
+  });
+
+  it("takes the database password on its own, whatever characters it holds, and the driver reads it back as it was", () => {
+    for (const password of ["k7/Qm+Zp=", "a@b:c%41d", "plain"]) {
+      const env = readEnv({ DATABASE_URL: "postgres://academy@postgres:5432/academy", DATABASE_PASSWORD: password });
+      const url = env.database.kind === "postgres" ? env.database.url : "";
+      expect(parseConnectionString(url)).toMatchObject({ user: "academy", password, host: "postgres", port: "5432", database: "academy" });
+    }
+  });
+
+  it("refuses a database password without its address, or given in two places", () => {
+    expect(() => readEnv({ DATABASE_PASSWORD: "secret" })).toThrow(/DATABASE_PASSWORD: goes with DATABASE_URL/);
+    expect(() => readEnv({ DATABASE_URL: "postgres://app:one@db:5432/academy", DATABASE_PASSWORD: "two" })).toThrow(
+      /DATABASE_URL: holds a password and DATABASE_PASSWORD is set too/,
+    );
   });
 
   it("keeps PGlite in DATA_DIR when no DATABASE_URL is set", () => {

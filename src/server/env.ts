@@ -111,6 +111,8 @@ const envSchema = z.object({
   TRUST_PROXY: trustProxySetting,
 
   DATABASE_URL: urlWith(["postgres:", "postgresql:"], "postgres://user:password@db.internal:5432/trading_academy").optional(),
+  // The password on its own, as it is, whatever characters it holds (docs/operations.md, "Configuration").
+  DATABASE_PASSWORD: z.string().optional(),
   DATA_DIR: z.string().default("data"),
 
   AUTH_SECRET: z.string().min(32, "must be at least 32 characters").optional(),
@@ -258,6 +260,11 @@ function s3Config(env: z.infer<typeof envSchema>): S3Config | null {
 /** What production needs beyond well-formed values (docs/operations.md, Configuration). */
 function deploymentProblems(env: z.infer<typeof envSchema>, host: string): string[] {
   const problems: string[] = [];
+  if (env.DATABASE_PASSWORD && !env.DATABASE_URL) {
+    problems.push("DATABASE_PASSWORD: goes with DATABASE_URL (the address without its password), which is not set");
+  } else if (env.DATABASE_PASSWORD && env.DATABASE_URL && new URL(env.DATABASE_URL).password) {
+    problems.push("DATABASE_URL: holds a password and DATABASE_PASSWORD is set too: give the password in one of them");
+  }
   const s3Settings = [env.S3_BUCKET, env.S3_ACCESS_KEY_ID, env.S3_SECRET_ACCESS_KEY];
   if (s3Settings.some(Boolean) && !s3Settings.every(Boolean)) {
     problems.push("S3_BUCKET, S3_ACCESS_KEY_ID, S3_SECRET_ACCESS_KEY: set all three to keep attachments in a bucket, or none to keep them in the database");
@@ -284,6 +291,14 @@ function deploymentProblems(env: z.infer<typeof envSchema>, host: string): strin
     }
   }
   return problems;
+}
+
+/** The connection string with the password put in encoded, so that `/`, `+`, `@` or `%` in it stay the password's. */
+function withPassword(databaseUrl: string, password: string | undefined): string {
+  if (!password) return databaseUrl;
+  const url = new URL(databaseUrl);
+  url.password = encodeURIComponent(password);
+  return url.href;
 }
 
 /** Parses the environment; throws an EnvError naming every bad variable. */
@@ -313,7 +328,7 @@ export function readEnv(source: Record<string, string | undefined> = process.env
     // Unset, production trusts the proxies on the private network only, and elsewhere no proxy.
     trustProxy: env.TRUST_PROXY ?? (isProduction ? [...PRIVATE_NETWORK_PROXIES] : false),
     database: env.DATABASE_URL
-      ? { kind: "postgres", url: env.DATABASE_URL }
+      ? { kind: "postgres", url: withPassword(env.DATABASE_URL, env.DATABASE_PASSWORD) }
       : { kind: "pglite", dataDir: resolve(env.DATA_DIR) },
     contactWebhookUrl: env.CONTACT_WEBHOOK_URL ?? null,
     s3: s3Config(env),
