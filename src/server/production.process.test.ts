@@ -3,7 +3,7 @@
 // is made of) starts without the development tools, refuses bad settings in one line, answers its
 // health check, and stops within 10 s with the requests in flight answered.
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { request } from "node:http";
 import { connect } from "node:net";
 import { networkInterfaces, tmpdir } from "node:os";
@@ -18,6 +18,16 @@ import { randomSecret } from "./testing/secrets.ts";
 const AUTH_SECRET = randomSecret();
 const workDir = mkdtempSync(join(tmpdir(), "ta-operator-"));
 afterAll(() => rmSync(workDir, { recursive: true, force: true }));
+
+/** Runs the staging script into `folder`, as an operator would. */
+function stage(folder: string) {
+  return spawnSync(join(projectRoot, "scripts/deploy/stage-runtime.sh"), [folder], { encoding: "utf8", timeout: 110_000 });
+}
+
+/** Every path under `folder`, sorted: what a second staging must leave the same. */
+function listing(folder: string): string[] {
+  return readdirSync(folder, { recursive: true, encoding: "utf8" }).sort();
+}
 
 /** A POST of a wrong password: slow on purpose (the password is hashed), so it is still in flight at SIGTERM. */
 function wrongSignIn(port: number, index: number): Promise<{ status: number; at: number }> {
@@ -192,7 +202,7 @@ describe("the production runtime", () => {
 
   beforeAll(() => {
     // What the Dockerfile's runtime stage is made of (after npm start above, or npm run build, built it).
-    const staged = spawnSync(join(projectRoot, "scripts/deploy/stage-runtime.sh"), [runtime], { encoding: "utf8", timeout: 110_000 });
+    const staged = stage(runtime);
     if (staged.status !== 0) throw new Error(`stage-runtime failed:\n${staged.stdout}\n${staged.stderr}`);
   }, 120_000);
   afterAll(() => killServerProcess(server));
@@ -309,4 +319,24 @@ describe("the production runtime", () => {
     );
     expect(await server.exited).toEqual({ code: 0, signal: null });
   });
+
+  it("stages again into the same folder whole: the same files, nothing nested, and a folder it did not make is refused", () => {
+    const before = listing(runtime);
+    expect(before).toContain(".trading-academy-runtime");
+    const again = stage(runtime);
+    expect(again.status, again.stderr).toBe(0);
+    expect(listing(runtime)).toEqual(before);
+    expect(readdirSync(join(runtime, "dist/node/src"))).not.toContain("src");
+    expect(readdirSync(join(runtime, "dist/web"))).not.toContain("web");
+    expect(readdirSync(join(runtime, "drizzle"))).not.toContain("drizzle");
+    expect(readdirSync(workDir).filter((name) => name.includes(".staging."))).toEqual([]);
+
+    const foreign = join(workDir, "someone-elses");
+    mkdirSync(foreign);
+    writeFileSync(join(foreign, "notes.txt"), "kept");
+    const refused = stage(foreign);
+    expect(refused.status).toBe(1);
+    expect(refused.stderr.trim()).toBe(`${foreign} is not a runtime this script made (no .trading-academy-runtime in it): give a new or empty folder.`);
+    expect(readdirSync(foreign)).toEqual(["notes.txt"]);
+  }, 240_000);
 });
