@@ -24,8 +24,15 @@ function countBytes(page: Page): { total(): Promise<{ bytes: number; requests: n
   };
 }
 
+/** How many times the page asked for `path`: a read the page's Link header preloads is asked for once. */
+function timesAskedFor(visit: { lines: string[] }, path: string): number {
+  return visit.lines.filter((line) => line.endsWith(` ${path}`)).length;
+}
+
 async function openLesson(page: Page) {
-  await page.goto("/program/beginner");
+  const response = await page.goto("/program/beginner");
+  // The track is named in the page's Link header, so the browser asks for it with the page.
+  expect(response?.headers().link).toBe("</api/programs/beginner>; rel=preload; as=fetch; crossorigin");
   const play = playButton(page, "Welcome to the markets");
   await expect(play).toBeVisible();
   // A phone takes the video's smaller thumbnail (320 by 180).
@@ -57,5 +64,10 @@ test("a lesson before its video is played costs at most 150 KB the first time an
   console.log(report);
   await testInfo.attach("lesson data cost", { body: report, contentType: "text/plain" });
   expect(firstVisit.bytes, report).toBeLessThanOrEqual(FIRST_VISIT_BUDGET);
+  // Preloaded reads and the thumbnail fetched ahead are each asked for once, not again by the page.
+  for (const visit of [firstVisit, returnVisit]) {
+    expect(timesAskedFor(visit, "/api/programs/beginner"), report).toBe(1);
+    expect(visit.lines.filter((line) => line.endsWith("/mqdefault.jpg")).length, report).toBeLessThanOrEqual(1);
+  }
   expect(returnVisit.bytes, report).toBeLessThanOrEqual(RETURN_VISIT_BUDGET);
 });

@@ -5,6 +5,7 @@ import { join } from "node:path";
 import { Negotiator } from "@fastify/accept-negotiator";
 import fastifyStatic from "@fastify/static";
 import type { FastifyInstance, FastifyRequest } from "fastify";
+import { programPageReads } from "../../shared/program-page-reads.ts";
 import { isClientRoute } from "../../shared/routes.ts";
 import { webDistFolder } from "../paths.ts";
 import { sendNoRoute } from "./errors.ts";
@@ -70,6 +71,8 @@ export async function registerSpa(
     // Should the check fail (the database unreachable), the page is served and says so itself.
     const exists = options.pageExists ? await options.pageExists(pathname).catch(() => true) : true;
     const found = isClientRoute(pathname) && exists;
+    const reads = found ? readsToPreload(pathname) : null;
+    if (reads) reply.header("link", reads);
     return reply
       .code(found ? 200 : 404)
       .header("cache-control", "no-cache")
@@ -77,4 +80,15 @@ export async function registerSpa(
       .type("text/html; charset=utf-8")
       .send(body);
   });
+}
+
+/**
+ * A program's or a lesson's first API reads, named in the page's Link header so that the browser
+ * asks for them with the page, not after the app's scripts have run (docs/performance.md, "Data").
+ * Fetched as the app fetches them (same origin, with its cookies), so the app's own request finds
+ * the answer; a learner without access gets the same refusal the app would.
+ */
+function readsToPreload(pathname: string): string | null {
+  const page = programPageReads(pathname);
+  return page ? page.paths.map((path) => `<${path}>; rel=preload; as=fetch; crossorigin`).join(", ") : null;
 }

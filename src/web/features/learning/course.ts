@@ -7,11 +7,7 @@ import { programProgress, type ProgramStepsProgress } from "../../../shared/lear
 /** The quiz's place under its lesson: `/program/{track}/{lessonId}#quiz`. */
 export const QUIZ_ANCHOR = "quiz";
 
-/**
- * The step after the last lesson, the completed program with its certificate:
- * `/program/{track}/complete` (a lesson's id is a UUID, so never this word).
- */
-export const COMPLETE_STEP = "complete";
+export { COMPLETE_STEP } from "../../../shared/program-page-reads.ts";
 
 export function trackPath(track: string): string {
   return `/program/${encodeURIComponent(track)}`;

@@ -16,10 +16,13 @@ import {
   type TrackDetail,
 } from "../../../shared/contracts/learning.ts";
 import { isQuizUnlocked } from "../../../shared/learning.ts";
-import { routeAt } from "../../../shared/routes.ts";
+import { lessonContentReadPath, lessonPositionsReadPath, programPageReads, trackReadPath } from "../../../shared/program-page-reads.ts";
 import { apiRequest, ApiRequestError } from "../../lib/api.ts";
 import { notify } from "../../ui/toast.tsx";
-import { COMPLETE_STEP } from "./course.ts";
+import { browserSavesData } from "../../lib/data-saver.ts";
+import { siteConfigQuery } from "../../lib/site-config.ts";
+import { COMPLETE_STEP, startLesson } from "./course.ts";
+import { thumbnailShown, WIDE_SCREEN } from "./video-watching.ts";
 
 export const progressQuery = queryOptions({
   queryKey: ["progress"],
@@ -39,7 +42,7 @@ export function useNextStep({ enabled = true }: { enabled?: boolean } = {}) {
 export function trackQuery(track: string) {
   return queryOptions({
     queryKey: ["track", track],
-    queryFn: () => apiRequest(`/api/programs/${encodeURIComponent(track)}`, trackDetailSchema),
+    queryFn: () => apiRequest(trackReadPath(track), trackDetailSchema),
   });
 }
 
@@ -52,7 +55,7 @@ function lessonContentQuery(track: string, moduleId: string) {
   return queryOptions({
     queryKey: ["track", track, "lesson", moduleId],
     queryFn: () =>
-      apiRequest(`/api/programs/${encodeURIComponent(track)}/modules/${encodeURIComponent(moduleId)}`, lessonContentSchema),
+      apiRequest(lessonContentReadPath(track, moduleId), lessonContentSchema),
   });
 }
 
@@ -67,7 +70,7 @@ export function useLessonContent(track: string, moduleId: string) {
 export function lessonPositionsQuery(track: string) {
   return queryOptions({
     queryKey: ["positions", track],
-    queryFn: async () => (await apiRequest(`/api/programs/${encodeURIComponent(track)}/positions`, lessonPositionsSchema)).positions,
+    queryFn: async () => (await apiRequest(lessonPositionsReadPath(track), lessonPositionsSchema)).positions,
     staleTime: Infinity,
   });
 }
@@ -194,17 +197,33 @@ export function useNewAttempt(track: string) {
 
 /**
  * A program's or a lesson's reads, asked for as the app starts (main.tsx), beside the page's code
- * rather than after it: the lesson's thumbnail, its largest picture, then comes a round trip
- * sooner (docs/performance.md, "Data").
+ * rather than after it; and the lesson's thumbnail, its largest picture, as soon as those reads
+ * name it, while the page's code still runs (docs/performance.md, "Data").
  */
 export function prefetchProgramPage(queryClient: QueryClient, pathname: string): void {
-  const route = routeAt(pathname)?.id;
-  if (route !== "track" && route !== "lesson") return;
-  // "/program/{track}/{lesson}", as the router reads it (its parameters decoded).
-  const [track, moduleId] = pathname.split("/").slice(2).map((part) => decodeURIComponent(part));
-  if (!track) return;
+  const page = programPageReads(pathname);
+  if (!page) return;
+  const { track, lessonId } = page;
   void queryClient.prefetchQuery(trackQuery(track));
-  if (!moduleId || moduleId === COMPLETE_STEP) return;
+  if (lessonId === COMPLETE_STEP) return;
+  void fetchThumbnailAhead(queryClient, track, lessonId).catch(() => undefined);
+  if (lessonId === null) return;
   void queryClient.prefetchQuery(lessonPositionsQuery(track));
-  void queryClient.prefetchQuery(lessonContentQuery(track, moduleId));
+  void queryClient.prefetchQuery(lessonContentQuery(track, lessonId));
+}
+
+/**
+ * Starts the download of the thumbnail the lesson's picture will show (the lesson named, or the one
+ * `/program/{track}` opens at), at high priority; the picture then finds it in the browser's cache.
+ */
+async function fetchThumbnailAhead(queryClient: QueryClient, track: string, moduleId: string | null): Promise<void> {
+  const [detail, site] = await Promise.all([queryClient.ensureQueryData(trackQuery(track)), queryClient.ensureQueryData(siteConfigQuery)]);
+  const lesson = moduleId ? detail.modules.find((module) => module.id === moduleId) : startLesson(detail);
+  if (!lesson?.youtubeId) return;
+  const image = new Image();
+  image.fetchPriority = "high";
+  image.src = thumbnailShown(site.youtubeThumbnailUrl, lesson.youtubeId, {
+    savesData: browserSavesData(),
+    wide: window.matchMedia(WIDE_SCREEN).matches,
+  });
 }

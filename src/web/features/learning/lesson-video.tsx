@@ -15,13 +15,12 @@ import {
   positionToSave,
   youtubeThumbnailUrl,
   youtubeWatchUrl,
+  WIDE_SCREEN,
   type SavedPosition,
 } from "./video-watching.ts";
 import { loadYouTubeIframeApi, PLAYER_STATE, type YouTubePlayer } from "./youtube-iframe-api.ts";
 
 const YOUTUBE_NOCOOKIE = "https://www.youtube-nocookie.com";
-/** From this width the larger thumbnail is worth its bytes. */
-const WIDE_SCREEN = "(min-width: 48rem)";
 /** While the video plays, how often the lesson looks at where it is. */
 const POLL_MS = 1000;
 
@@ -217,7 +216,13 @@ export function LessonVideo({ track, lessonId, youtubeId, lessonName, onPlayedTo
               // The small picture on a phone or when saving data (docs/performance.md, "Data").
               <picture>
                 {!browserSavesData() && <source media={WIDE_SCREEN} srcSet={youtubeThumbnailUrl(thumbnails, youtubeId, "hqdefault")} />}
-                <img className="video-thumbnail" src={youtubeThumbnailUrl(thumbnails, youtubeId, "mqdefault")} alt="" decoding="async" />
+                <img
+                  className="video-thumbnail"
+                  src={youtubeThumbnailUrl(thumbnails, youtubeId, "mqdefault")}
+                  alt=""
+                  decoding="async"
+                  fetchPriority="high"
+                />
               </picture>
             )}
             <span className="play-icon" aria-hidden="true">

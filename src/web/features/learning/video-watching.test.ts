@@ -4,6 +4,7 @@ import {
   isPlayedToEnd,
   POSITION_SAVE_INTERVAL_MS,
   positionToSave,
+  thumbnailShown,
   wholeSeconds,
   youtubeThumbnailUrl,
   youtubeWatchUrl,
@@ -73,5 +74,14 @@ describe("youtubeThumbnailUrl", () => {
     expect(youtubeThumbnailUrl("http://localhost:3210/dev/fakes/youtube/vi/", "dQw4w9WgXcQ", "mqdefault")).toBe(
       "http://localhost:3210/dev/fakes/youtube/vi/dQw4w9WgXcQ/mqdefault.jpg",
     );
+  });
+});
+
+describe("thumbnailShown", () => {
+  const base = "https://i.ytimg.com/vi/";
+  it("is the larger picture only on a wide screen that does not save data", () => {
+    expect(thumbnailShown(base, "dQw4w9WgXcQ", { wide: true, savesData: false })).toBe("https://i.ytimg.com/vi/dQw4w9WgXcQ/hqdefault.jpg");
+    expect(thumbnailShown(base, "dQw4w9WgXcQ", { wide: true, savesData: true })).toBe("https://i.ytimg.com/vi/dQw4w9WgXcQ/mqdefault.jpg");
+    expect(thumbnailShown(base, "dQw4w9WgXcQ", { wide: false, savesData: false })).toBe("https://i.ytimg.com/vi/dQw4w9WgXcQ/mqdefault.jpg");
   });
 });

@@ -48,6 +48,17 @@ export function formatVideoTime(seconds: number): string {
   return hours > 0 ? `${hours}:${String(minutes).padStart(2, "0")}:${rest}` : `${minutes}:${rest}`;
 }
 
+/** From this width the larger thumbnail is worth its bytes. */
+export const WIDE_SCREEN = "(min-width: 48rem)";
+
+/**
+ * The thumbnail a lesson's picture shows: the small one on a phone or when the browser saves data
+ * (docs/performance.md, "Data"), the larger one on a wide screen.
+ */
+export function thumbnailShown(base: string, youtubeId: string, screen: { savesData: boolean; wide: boolean }): string {
+  return youtubeThumbnailUrl(base, youtubeId, screen.wide && !screen.savesData ? "hqdefault" : "mqdefault");
+}
+
 /** A video's thumbnail in one of YouTube's sizes: 320 by 180 ("mqdefault") or 480 by 360 ("hqdefault"). */
 export function youtubeThumbnailUrl(base: string, youtubeId: string, size: "mqdefault" | "hqdefault"): string {
   return `${base}${encodeURIComponent(youtubeId)}/${size}.jpg`;
