@@ -1,6 +1,7 @@
 // A lesson's questions come with their code and their first page once the learner scrolls near
 // them, not with the lesson: most visits never reach them, and the lesson's first visit keeps to
-// its data budget (docs/performance.md, "Data").
+// its data budget (docs/performance.md, "Data"). Even near, they wait until the page has loaded
+// and the browser is idle, so that they never hold up the lesson itself.
 import { lazy, Suspense, useEffect, useId, useRef, useState, type Ref } from "react";
 
 const LessonQuestions = lazy(async () => ({ default: (await import("./lesson-questions.tsx")).LessonQuestions }));
@@ -20,8 +21,11 @@ export function DeferredLessonQuestions(props: Props) {
     const observer = new IntersectionObserver((entries) => {
       if (entries.some((entry) => entry.isIntersecting)) setNear(true);
     }, { rootMargin: `${NEAR_PX}px 0px` });
-    observer.observe(element);
-    return () => observer.disconnect();
+    const cancel = afterPageSettles(() => observer.observe(element));
+    return () => {
+      cancel();
+      observer.disconnect();
+    };
   }, [near]);
 
   if (!near) return <QuestionsHeading sectionRef={placeholder} />;
@@ -30,6 +34,29 @@ export function DeferredLessonQuestions(props: Props) {
       <LessonQuestions {...props} />
     </Suspense>
   );
+}
+
+/**
+ * Runs `then` once the page has loaded and the browser is idle (a moment later where the browser
+ * cannot tell idleness); returns what cancels it.
+ */
+function afterPageSettles(then: () => void): () => void {
+  let cancelWait: () => void = () => undefined;
+  const whenIdle = () => {
+    if (typeof window.requestIdleCallback === "function") {
+      const idle = window.requestIdleCallback(then, { timeout: 2_000 });
+      cancelWait = () => window.cancelIdleCallback(idle);
+    } else {
+      const timer = window.setTimeout(then, 200);
+      cancelWait = () => window.clearTimeout(timer);
+    }
+  };
+  if (document.readyState === "complete") whenIdle();
+  else window.addEventListener("load", whenIdle, { once: true });
+  return () => {
+    window.removeEventListener("load", whenIdle);
+    cancelWait();
+  };
 }
 
 /**
