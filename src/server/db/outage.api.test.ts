@@ -3,7 +3,7 @@
 // error shape, readiness fails and liveness does not, one line tells of the outage; restored, the
 // same requests are answered again and one line says how many were refused.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createSignedInUser, ipAllocator, type TestUser } from "../testing/accounts.ts";
+import { createSignedInUser, ipAllocator, PASSWORD, signIn, type TestUser } from "../testing/accounts.ts";
 import { createEmptyPostgresDatabase, testDatabaseKind } from "../testing/test-database.ts";
 import { createTestApp, type TestApp } from "../testing/test-app.ts";
 import { startTcpProxy, type TcpProxy } from "../testing/tcp-proxy.ts";
@@ -57,6 +57,8 @@ describe.skipIf(testDatabaseKind() !== "postgres")("a PostgreSQL outage", () => 
   const requests = () => [
     t.app.inject({ method: "GET", url: "/api/me", headers: { cookie: user.cookie } }),
     t.app.inject({ method: "GET", url: "/api/progress", headers: { cookie: user.cookie } }),
+    t.app.inject({ method: "GET", url: "/api/auth/get-session", headers: { cookie: user.cookie } }),
+    signIn(t, user.email, PASSWORD, nextIp()),
   ];
 
   it("answers 503 while the database is gone, and again once it is back, logging the outage once", { timeout: 30_000 }, async () => {
@@ -95,7 +97,7 @@ describe.skipIf(testDatabaseKind() !== "postgres")("a PostgreSQL outage", () => 
     const recovered = await eventually(outageLines, (found) => found.length === 2);
     expect(recovered).toEqual([
       expect.objectContaining({ msg: UNREACHABLE }),
-      expect.objectContaining({ level: 40, msg: REACHABLE, refusedRequests: 6 }),
+      expect.objectContaining({ level: 40, msg: REACHABLE, refusedRequests: 12 }),
     ]);
   });
 });
