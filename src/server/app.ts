@@ -136,6 +136,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   registerClosingAnswer(app);
   const databaseOutage = createOutageWatch({ probe: () => database.db.execute(sql`select 1`), log: app.log });
   app.decorate("databaseOutage", databaseOutage);
+  database.onIdleConnectionLost((error) => databaseOutage.idleConnectionLost(error));
   registerErrorHandling(app, databaseOutage);
   registerSameOriginCheck(app, {
     appUrl: env.appUrl,

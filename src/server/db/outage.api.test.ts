@@ -2,7 +2,7 @@
 // PostgreSQL cut, requests that need the database are answered 503 with Retry-After in the one
 // error shape, readiness fails and liveness does not, one line tells of the outage; restored, the
 // same requests are answered again and one line says how many were refused.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { createSignedInUser, ipAllocator, PASSWORD, signIn, type TestUser } from "../testing/accounts.ts";
 import { createEmptyPostgresDatabase, testDatabaseKind } from "../testing/test-database.ts";
 import { createTestApp, type TestApp } from "../testing/test-app.ts";
@@ -64,6 +64,7 @@ describe.skipIf(testDatabaseKind() !== "postgres")("a PostgreSQL outage", () => 
   it("answers 503 while the database is gone, and again once it is back, logging the outage once", { timeout: 30_000 }, async () => {
     for (const response of await Promise.all(requests())) expect(response.statusCode).toBe(200);
 
+    const standardError = vi.spyOn(process.stderr, "write");
     await proxy.cut();
     for (let round = 0; round < 3; round++) {
       for (const response of await Promise.all(requests())) {
@@ -86,6 +87,10 @@ describe.skipIf(testDatabaseKind() !== "postgres")("a PostgreSQL outage", () => 
     expect(outageLines()).toEqual([expect.objectContaining({ level: 50, msg: UNREACHABLE, retryAfterSeconds: 5 })]);
     expect(logged().filter((line) => line.level >= 40 && line.msg !== UNREACHABLE)).toEqual([]);
     expect(lines.join("\n")).not.toMatch(/select |Failed query|\n\s+at /);
+    // The pool's idle connections lost with the proxy belong to the same outage.
+    expect(logged().filter((line) => line.msg === "idle database connection lost")).toEqual([]);
+    expect(standardError.mock.calls.map(([text]) => String(text)).filter((text) => text.includes("idle database connection lost"))).toEqual([]);
+    standardError.mockRestore();
 
     await proxy.restore();
     const answers = await eventually(

@@ -48,4 +48,26 @@ describe("createOutageWatch", () => {
       watch.stop();
     }
   });
+
+  it("takes an idle connection lost for an outage only when the database does not answer", async () => {
+    const log = { error: vi.fn(), warn: vi.fn() };
+    let answers = false;
+    const watch = createOutageWatch({ probe: async () => (answers ? null : Promise.reject(withCode("ECONNREFUSED"))), log });
+    try {
+      answers = true;
+      watch.idleConnectionLost(withCode("57P01"));
+      await vi.waitFor(() => expect(log.warn).toHaveBeenCalledWith({ reason: "57P01" }, "idle database connection lost"));
+      expect(log.error).not.toHaveBeenCalled();
+
+      answers = false;
+      watch.idleConnectionLost(new Error("Connection terminated unexpectedly"));
+      watch.idleConnectionLost(new Error("Connection terminated unexpectedly"));
+      await vi.waitFor(() => expect(log.error).toHaveBeenCalledTimes(1));
+      expect(log.error).toHaveBeenCalledWith(expect.objectContaining({ reason: "ECONNREFUSED" }), expect.stringMatching(/^database unreachable/));
+      watch.idleConnectionLost(new Error("Connection terminated unexpectedly"));
+      expect(log.warn).toHaveBeenCalledTimes(1);
+    } finally {
+      watch.stop();
+    }
+  });
 });

@@ -73,6 +73,11 @@ export type OutageWatch = {
   refuse(error: unknown): boolean;
   /** Readiness failed on `error`: true when that is the database unreachable; not counted as refused. */
   notice(error: unknown): boolean;
+  /**
+   * The pool lost an idle connection: the start of an outage when the database does not answer
+   * now (one line for the outage, not one per connection); otherwise one line of its own.
+   */
+  idleConnectionLost(error: unknown): void;
   /** Stops probing (the app closes). */
   stop(): void;
 };
@@ -85,6 +90,7 @@ export function createOutageWatch(options: { probe: () => Promise<unknown>; log:
   let outage: Outage | null = null;
   let timer: NodeJS.Timeout | null = null;
   let stopped = false;
+  let checkingLostConnection = false;
 
   function scheduleProbe() {
     if (stopped) return;
@@ -130,6 +136,20 @@ export function createOutageWatch(options: { probe: () => Promise<unknown>; log:
       if (reason === null) return false;
       begin(reason);
       return true;
+    },
+    idleConnectionLost(error) {
+      if (outage || checkingLostConnection || stopped) return;
+      checkingLostConnection = true;
+      const lostAlone = () => log.warn({ reason: connectionFailure(error) ?? "unknown" }, "idle database connection lost");
+      probe()
+        .then(lostAlone, (failure: unknown) => {
+          const reason = connectionFailure(failure);
+          if (reason === null) lostAlone();
+          else begin(reason);
+        })
+        .finally(() => {
+          checkingLostConnection = false;
+        });
     },
     stop() {
       stopped = true;
