@@ -1,5 +1,6 @@
 // The table of contents of the server: every plugin and feature, registered by hand.
 import rateLimit from "@fastify/rate-limit";
+import { sql } from "drizzle-orm";
 import Fastify, { type FastifyInstance, type RouteOptions } from "fastify";
 import {
   serializerCompiler,
@@ -7,6 +8,7 @@ import {
   type ZodTypeProvider,
 } from "fastify-type-provider-zod";
 import type { Database, Db } from "./db/client.ts";
+import { createOutageWatch, type OutageWatch } from "./db/outage.ts";
 import type { Env } from "./env.ts";
 import { createAuth, type Auth } from "./auth/auth.ts";
 import { operatorRoutes } from "./cli/operator.routes.ts";
@@ -82,6 +84,7 @@ declare module "fastify" {
     auth: Auth;
     mailer: Mailer;
     catalog: CatalogCache;
+    databaseOutage: OutageWatch;
   }
 }
 
@@ -131,7 +134,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.setSerializerCompiler(serializerCompiler);
   registerAnswerHeaders(app, setAnswerHeaders);
   registerClosingAnswer(app);
-  registerErrorHandling(app);
+  const databaseOutage = createOutageWatch({ probe: () => database.db.execute(sql`select 1`), log: app.log });
+  app.decorate("databaseOutage", databaseOutage);
+  database.onIdleConnectionLost((error) => databaseOutage.idleConnectionLost(error));
+  registerErrorHandling(app, databaseOutage);
   registerSameOriginCheck(app, {
     appUrl: env.appUrl,
     // Each with an authentication of its own: the webhook's signature, the operator's token, the
@@ -264,6 +270,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     await catalogChanges?.close();
     await userChanges.close();
     await app.jobs.stop();
+    databaseOutage.stop();
     mailer.close();
   });
   return app;

@@ -36,6 +36,11 @@ export type Database = {
   /** The PostgreSQL pool's connections now, for /metrics; null on PGlite, which has no pool. */
   poolUse(): PoolUse | null;
   /**
+   * Who is told of an idle PostgreSQL connection lost (the app's outage watch); until one is set, a
+   * line on standard error. PGlite has no connections to lose.
+   */
+  onIdleConnectionLost(listener: (error: Error) => void): void;
+  /**
    * Hears what is announced on `channel` (NOTIFY) for as long as the app runs: on PostgreSQL over a
    * connection of its own (listener.ts); on PGlite from the one client, which delivers a change's
    * notice before the statement or commit that made it has returned.
@@ -59,9 +64,10 @@ export async function openDatabase(config: Env["database"]): Promise<Database> {
     const pool = new pg.Pool({ connectionString: config.url, max: 10, connectionTimeoutMillis: 5_000, idleTimeoutMillis: 0 });
     // PostgreSQL closing an idle connection (a restart, a failover) must not end the process: the
     // pool drops that connection and opens a new one for the next query.
-    pool.on("error", (error) => {
+    let idleConnectionLost = (error: Error) => {
       process.stderr.write(`${JSON.stringify({ level: 40, msg: "idle database connection lost", err: error.message })}\n`);
-    });
+    };
+    pool.on("error", (error) => idleConnectionLost(error));
     const db = drizzlePg({ client: pool, schema });
     return {
       db,
@@ -71,6 +77,9 @@ export async function openDatabase(config: Env["database"]): Promise<Database> {
       migrate: () => migrateUnderLock(pool),
       close: () => pool.end(),
       poolUse: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
+      onIdleConnectionLost: (listener) => {
+        idleConnectionLost = listener;
+      },
       listen: (channel, handlers, log) => listenToChannel({ connectionString: config.url, channel, ...handlers, log }),
       announce: createAnnouncer(pool),
     };
@@ -180,6 +189,7 @@ export function wrapPglite(
       onClose();
     },
     poolUse: () => null,
+    onIdleConnectionLost: () => {},
     listen: (channel, handlers) => listenOnPglite(client, channel, handlers, listening),
     announce: async (channel, payload) => {
       for (const heard of listening.get(channel) ?? []) heard(payload);

@@ -3,9 +3,12 @@
 // request id lets a learner's report be found in the logs (docs/operations.md, Observability).
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { hasZodFastifySchemaValidationErrors } from "fastify-type-provider-zod";
+import { RETRY_AFTER_SECONDS, type OutageWatch } from "../db/outage.ts";
 import type { SetAnswerHeaders } from "./request-id.ts";
 
 export const GENERIC_ERROR_MESSAGE = "An unexpected error occurred. Please try again.";
+
+export const UNAVAILABLE_MESSAGE = "The academy is briefly unavailable. Please try again in a moment.";
 
 const CLIENT_ERROR_MESSAGES: Record<string, string> = {
   FST_ERR_CTP_BODY_TOO_LARGE: "The request body is too large.",
@@ -52,7 +55,13 @@ export function frameworkErrorAnswer(setAnswerHeaders: SetAnswerHeaders) {
   };
 }
 
-export function registerErrorHandling(app: FastifyInstance) {
+/** The database unreachable: come back in a few seconds (docs/operations.md, "Database outage"). */
+export function sendUnavailable(reply: FastifyReply): FastifyReply {
+  reply.header("retry-after", String(RETRY_AFTER_SECONDS));
+  return sendError(reply, 503, "UNAVAILABLE", UNAVAILABLE_MESSAGE);
+}
+
+export function registerErrorHandling(app: FastifyInstance, outage: OutageWatch) {
   app.setErrorHandler((error: FastifyError | HttpError, request, reply) => {
     if (error instanceof HttpError) return sendError(reply, error.status, error.code, error.message);
     if (hasZodFastifySchemaValidationErrors(error)) {
@@ -69,6 +78,8 @@ export function registerErrorHandling(app: FastifyInstance) {
         error.message;
       return sendError(reply, status, code, message ?? "Bad request.");
     }
+    // Logged once per outage by the watch, not once per request.
+    if (outage.refuse(error)) return sendUnavailable(reply);
     request.log.error({ err: error }, "request failed");
     return sendError(reply, 500, "INTERNAL", GENERIC_ERROR_MESSAGE);
   });

@@ -24,7 +24,8 @@ export const healthRoutes: FastifyPluginAsyncZod = async (app) => {
         await app.db.execute(sql`select 1`);
         return { status: "ok" as const, database: "ok" as const, ...processFacts(), services };
       } catch (error) {
-        request.log.error({ err: error }, "health check: database unreachable");
+        // An outage is logged once, by the watch (docs/operations.md, "Database outage").
+        if (!app.databaseOutage.notice(error)) request.log.error({ err: error }, "health check: database unreachable");
         return reply.code(503).send({ status: "unavailable", database: "unreachable", ...processFacts(), services });
       }
     },

@@ -1,0 +1,108 @@
+// The database gone (docs/operations.md, "Database outage"): with a proxy between the app and
+// PostgreSQL cut, requests that need the database are answered 503 with Retry-After in the one
+// error shape, readiness fails and liveness does not, one line tells of the outage; restored, the
+// same requests are answered again and one line says how many were refused.
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { createSignedInUser, ipAllocator, PASSWORD, signIn, type TestUser } from "../testing/accounts.ts";
+import { createEmptyPostgresDatabase, testDatabaseKind } from "../testing/test-database.ts";
+import { createTestApp, type TestApp } from "../testing/test-app.ts";
+import { startTcpProxy, type TcpProxy } from "../testing/tcp-proxy.ts";
+import { openDatabase, type Database } from "./client.ts";
+import { seedDatabase } from "./seed.ts";
+
+const nextIp = ipAllocator(97);
+
+type LogLine = { level: number; msg: string; [field: string]: unknown };
+
+const UNREACHABLE = "database unreachable: requests that need it are answered 503";
+const REACHABLE = "database reachable again";
+
+async function eventually<T>(read: () => Promise<T> | T, accept: (value: T) => boolean, timeoutMs = 10_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await read();
+    if (accept(value) || Date.now() > deadline) return value;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+describe.skipIf(testDatabaseKind() !== "postgres")("a PostgreSQL outage", () => {
+  const lines: string[] = [];
+  const logged = () => lines.map((line) => JSON.parse(line) as LogLine);
+  const outageLines = () => logged().filter((line) => line.msg === UNREACHABLE || line.msg === REACHABLE);
+  let scratch: Awaited<ReturnType<typeof createEmptyPostgresDatabase>>;
+  let proxy: TcpProxy;
+  let database: Database;
+  let t: TestApp;
+  let user: TestUser;
+
+  beforeAll(async () => {
+    const adminUrl = process.env.TEST_DATABASE_URL ?? "";
+    scratch = await createEmptyPostgresDatabase(adminUrl);
+    const server = new URL(adminUrl);
+    proxy = await startTcpProxy({ host: server.hostname, port: Number(server.port || 5432) });
+    database = await openDatabase({ kind: "postgres", url: proxy.proxiedUrl(scratch.url) });
+    await database.migrate();
+    await seedDatabase(database.db);
+    t = await createTestApp({ database, env: { LOG_LEVEL: "info" }, logDestination: { write: (line) => lines.push(line) } });
+    user = await createSignedInUser(t, { email: "outage@example.com", nextIp });
+  });
+  afterAll(async () => {
+    await t.close();
+    await database.close();
+    await proxy.close();
+    await scratch.drop();
+  });
+
+  const requests = () => [
+    t.app.inject({ method: "GET", url: "/api/me", headers: { cookie: user.cookie } }),
+    t.app.inject({ method: "GET", url: "/api/progress", headers: { cookie: user.cookie } }),
+    t.app.inject({ method: "GET", url: "/api/auth/get-session", headers: { cookie: user.cookie } }),
+    signIn(t, user.email, PASSWORD, nextIp()),
+  ];
+
+  it("answers 503 while the database is gone, and again once it is back, logging the outage once", { timeout: 30_000 }, async () => {
+    for (const response of await Promise.all(requests())) expect(response.statusCode).toBe(200);
+
+    const standardError = vi.spyOn(process.stderr, "write");
+    await proxy.cut();
+    for (let round = 0; round < 3; round++) {
+      for (const response of await Promise.all(requests())) {
+        expect(response.statusCode).toBe(503);
+        expect(response.headers["retry-after"]).toBe("5");
+        expect(response.json()).toEqual({
+          error: {
+            code: "UNAVAILABLE",
+            message: "The academy is briefly unavailable. Please try again in a moment.",
+            requestId: expect.any(String),
+          },
+        });
+      }
+    }
+    const ready = await t.app.inject({ method: "GET", url: "/api/health" });
+    expect(ready.statusCode).toBe(503);
+    expect(ready.json()).toMatchObject({ status: "unavailable", database: "unreachable" });
+    expect((await t.app.inject({ method: "GET", url: "/api/health/live" })).statusCode).toBe(200);
+
+    expect(outageLines()).toEqual([expect.objectContaining({ level: 50, msg: UNREACHABLE, retryAfterSeconds: 5 })]);
+    expect(logged().filter((line) => line.level >= 40 && line.msg !== UNREACHABLE)).toEqual([]);
+    expect(lines.join("\n")).not.toMatch(/select |Failed query|\n\s+at /);
+    // The pool's idle connections lost with the proxy belong to the same outage.
+    expect(logged().filter((line) => line.msg === "idle database connection lost")).toEqual([]);
+    expect(standardError.mock.calls.map(([text]) => String(text)).filter((text) => text.includes("idle database connection lost"))).toEqual([]);
+    standardError.mockRestore();
+
+    await proxy.restore();
+    const answers = await eventually(
+      () => Promise.all(requests()),
+      (responses) => responses.every((response) => response.statusCode === 200),
+    );
+    for (const response of answers) expect(response.statusCode).toBe(200);
+    expect((await t.app.inject({ method: "GET", url: "/api/health" })).statusCode).toBe(200);
+    const recovered = await eventually(outageLines, (found) => found.length === 2);
+    expect(recovered).toEqual([
+      expect.objectContaining({ msg: UNREACHABLE }),
+      expect.objectContaining({ level: 40, msg: REACHABLE, refusedRequests: 12 }),
+    ]);
+  });
+});
