@@ -7,6 +7,7 @@ import { openDatabase, waitForDatabase, DatabaseUnreachableError, type Database 
 import { seedDatabase } from "./db/seed.ts";
 import { EnvError, missingServiceWarnings, readEnv } from "./env.ts";
 import { DataDirInUseError } from "./db/pglite-lock.ts";
+import { MigrationLockError } from "./db/migrator.ts";
 import { newOperatorToken, openOperatorChannel } from "./cli/operator-channel.ts";
 import { unsupportedNodeProblem } from "./runtime.ts";
 
@@ -80,7 +81,12 @@ export function startServer(options: { developmentTools?: DevelopmentTools } = {
 }
 
 async function fail(error: unknown) {
-  if (error instanceof EnvError || error instanceof DataDirInUseError || error instanceof DatabaseUnreachableError) {
+  if (
+    error instanceof EnvError ||
+    error instanceof DataDirInUseError ||
+    error instanceof DatabaseUnreachableError ||
+    error instanceof MigrationLockError
+  ) {
     console.error(error.message);
   } else {
     console.error(error);

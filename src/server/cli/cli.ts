@@ -5,6 +5,7 @@ import { join } from "node:path";
 import * as z from "zod/mini";
 import { openDatabase } from "../db/client.ts";
 import { DataDirInUseError } from "../db/pglite-lock.ts";
+import { MigrationLockError } from "../db/migrator.ts";
 import { EnvError, readEnv, type Env } from "../env.ts";
 import { paystackClientFor } from "../integrations/paystack.ts";
 import { HttpError } from "../plugins/errors.ts";
@@ -156,7 +157,8 @@ run(process.argv.slice(2)).then(
       error instanceof DataDirInUseError ||
       error instanceof HttpError ||
       error instanceof CommandFailed ||
-      error instanceof BackupError
+      error instanceof BackupError ||
+      error instanceof MigrationLockError
     )
       console.error(error.message);
     else console.error(error);

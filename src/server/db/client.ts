@@ -4,9 +4,7 @@ import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
 import { sql } from "drizzle-orm";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
-import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
 import { drizzle as drizzlePg } from "drizzle-orm/node-postgres";
-import { migrate as migratePg } from "drizzle-orm/node-postgres/migrator";
 import pg from "pg";
 import type { Env } from "../env.ts";
 import { migrationsFolder } from "../paths.ts";
@@ -14,6 +12,7 @@ import type { FastifyBaseLogger } from "fastify";
 import { MIGRATION_LOCK } from "./advisory-locks.ts";
 import { createAnnouncer } from "./announcer.ts";
 import { listenToChannel, type ChannelHandlers, type ChannelListener } from "./listener.ts";
+import { applyMigrations, readMigrations, type Migration, type MigrationConnection } from "./migrator.ts";
 import { keepDataDirPrivate, lockDataDir } from "./pglite-lock.ts";
 import * as schema from "./schema.ts";
 
@@ -101,15 +100,16 @@ export async function openDatabase(config: Env["database"]): Promise<Database> {
  * Instances started together on an empty database would each create the same types and tables
  * (and one would crash on a duplicate): the migrator runs under a session advisory lock on a
  * connection of its own, so one migrates and the others, waiting, then find nothing left to do
- * (docs/operations.md, "Several instances").
+ * (docs/operations.md, "Several instances"). Each migration is a transaction of its own
+ * (docs/operations.md, "Migrations").
  */
-async function migrateUnderLock(pool: pg.Pool): Promise<void> {
+export async function migrateUnderLock(pool: pg.Pool, migrations: Migration[] = readMigrations(migrationsFolder)): Promise<void> {
   const client = await pool.connect();
   let failure: Error | undefined;
   try {
     await client.query("select pg_advisory_lock($1, $2)", [MIGRATION_LOCK.classId, MIGRATION_LOCK.id]);
     try {
-      await migratePg(drizzlePg({ client, schema }), { migrationsFolder });
+      await applyMigrations(postgresMigrationConnection(client), migrations);
     } finally {
       await client.query("select pg_advisory_unlock($1, $2)", [MIGRATION_LOCK.classId, MIGRATION_LOCK.id]);
     }
@@ -120,6 +120,44 @@ async function migrateUnderLock(pool: pg.Pool): Promise<void> {
     // After a failure the connection is closed rather than reused: that also ends the lock.
     client.release(failure);
   }
+}
+
+function postgresMigrationConnection(client: pg.PoolClient): MigrationConnection {
+  const connection: MigrationConnection = {
+    exec: async (text) => {
+      await client.query(text);
+    },
+    query: async <Row extends Record<string, unknown>>(text: string, params: unknown[]) => (await client.query<Row>(text, params)).rows,
+    async transaction(work) {
+      await client.query("begin");
+      try {
+        await work(connection);
+        await client.query("commit");
+      } catch (error) {
+        await client.query("rollback");
+        throw error;
+      }
+    },
+  };
+  return connection;
+}
+
+function pgliteMigrationConnection(client: PGlite | Transaction): MigrationConnection {
+  return {
+    exec: async (text) => {
+      await client.exec(text);
+    },
+    query: async <Row extends Record<string, unknown>>(text: string, params: unknown[]) => (await client.query<Row>(text, params)).rows,
+    async transaction(work) {
+      if (!("transaction" in client)) throw new Error("PGlite does not nest transactions");
+      await client.transaction((tx) => work(pgliteMigrationConnection(tx)));
+    },
+  };
+}
+
+/** The embedded database is single-process: no other migrator can run beside this one. */
+export function migratePglite(client: PGlite, migrations: Migration[] = readMigrations(migrationsFolder)): Promise<void> {
+  return applyMigrations(pgliteMigrationConnection(client), migrations);
 }
 
 /** An embedded database with the extensions the migrations use (pg_trgm: the admin's email search). */
@@ -183,7 +221,7 @@ export function wrapPglite(
     kind: "pglite",
     location,
     dumpDataDir: () => client.dumpDataDir("gzip"),
-    migrate: () => migratePglite(db, { migrationsFolder }),
+    migrate: () => migratePglite(client),
     close: async () => {
       await client.close();
       onClose();

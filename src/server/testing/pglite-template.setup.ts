@@ -4,10 +4,7 @@ import { writeFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { TestProject } from "vitest/node";
-import { migrate } from "drizzle-orm/pglite/migrator";
-import { drizzle } from "drizzle-orm/pglite";
-import { createPglite } from "../db/client.ts";
-import { migrationsFolder } from "../paths.ts";
+import { createPglite, migratePglite } from "../db/client.ts";
 
 declare module "vitest" {
   export interface ProvidedContext {
@@ -17,7 +14,7 @@ declare module "vitest" {
 
 export default async function setup(project: TestProject) {
   const client = createPglite({});
-  await migrate(drizzle({ client }), { migrationsFolder });
+  await migratePglite(client);
   const dump = await client.dumpDataDir("none");
   await client.close();
 
