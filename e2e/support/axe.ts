@@ -13,6 +13,7 @@ const EXPERIMENTAL_RULES = { "label-content-name-mismatch": { enabled: true } };
 // (options() replaces what withTags() set: it comes first.)
 
 export async function expectNoAxeViolations(page: Page, what: string) {
+  await animationsSettled(page);
   const results = await new AxeBuilder({ page }).options({ rules: EXPERIMENTAL_RULES }).withTags(WCAG_21_AA_TAGS).analyze();
   const report = results.violations
     .map((violation) => {
@@ -23,4 +24,14 @@ export async function expectNoAxeViolations(page: Page, what: string) {
     })
     .join("\n");
   expect(results.violations.length, `axe violations on ${what}:\n${report}`).toBe(0);
+}
+
+/**
+ * Waits for every animation and transition that ends (a toast fading in) to end: axe measures an
+ * element's colours as they stand, and half-faded text is not what a reader is left with.
+ */
+async function animationsSettled(page: Page) {
+  await page.waitForFunction(() =>
+    document.getAnimations().every((animation) => animation.playState !== "running" || animation.effect?.getComputedTiming().endTime === Infinity),
+  );
 }
