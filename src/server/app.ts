@@ -230,7 +230,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 
   const handlers = trackHandlersInFlight(app);
   registerMetrics(app, metrics, env.metricsToken);
-  await app.register(rateLimit, { global: false, store: databaseRateLimitStore(database.db) });
+  // A request counts against a route's per-address limit only once it could do something
+  // (docs/product.md, "Timings and limits"): counted before its handler, so after the content type
+  // (415), the same-origin check and the input guard (preValidation) and the route's schema (400).
+  // Counted on arrival, a page on another site could spend everyone's allowance behind an address.
+  await app.register(rateLimit, { global: false, hook: "preHandler", store: databaseRateLimitStore(database.db) });
 
   await app.register(healthRoutes);
   await app.register(authRoutes);

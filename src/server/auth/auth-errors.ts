@@ -3,7 +3,6 @@
 import { APIError } from "better-auth/api";
 import { ACCOUNT_MESSAGES } from "../../shared/contracts/account-settings.ts";
 import { AUTH_MESSAGES } from "../../shared/contracts/accounts.ts";
-import { libraryLimitMessage } from "./auth-limits.ts";
 
 const BY_CODE: Record<string, string> = {
   INVALID_EMAIL_OR_PASSWORD: AUTH_MESSAGES.wrongPassword,
@@ -42,7 +41,10 @@ export function limitRefusal(retryAfterMs: number, message: (ms: number) => stri
   return new APIError("TOO_MANY_REQUESTS", body, { "retry-after": String(seconds(retryAfterMs)) });
 }
 
-/** The same as a Response, for a hook that runs after the endpoint (the library would keep the endpoint's status for an error). */
+/**
+ * The same as a Response: for a hook that runs after the endpoint (the library would keep the
+ * endpoint's status for an error), and for a per-address limit counted before the library (auth.routes.ts).
+ */
 export function limitResponse(retryAfterMs: number, message: (ms: number) => string): Response {
   const body = { code: "TOO_MANY_REQUESTS", message: message(retryAfterMs) };
   return Response.json(body, { status: 429, headers: { "retry-after": String(seconds(retryAfterMs)) } });
@@ -56,11 +58,9 @@ export function validationRefusal(message: string): APIError {
 export type LibraryError = { code?: string; message?: string; retryAfterSeconds?: number };
 
 /** The message for an error answer of the library at `path` (the path it routes, e.g. `/sign-in/email`). */
-export function authErrorMessage(path: string, status: number, error: LibraryError): string {
+export function authErrorMessage(path: string, error: LibraryError): string {
   const { code, message } = error;
   if (code && message && OWN_CODES.has(code)) return message;
-  // The library's own per-address limit answers with no code, and its wait in X-Retry-After.
-  if (status === 429) return libraryLimitMessage(path, (error.retryAfterSeconds ?? 60) * 1000);
   if (path === "/verify-email") return AUTH_MESSAGES.verificationFailed;
   if (OWN_PASSWORD_PATHS.has(path) && code && OWN_PASSWORD_MESSAGES[code]) return OWN_PASSWORD_MESSAGES[code];
   if (path === "/reset-password" && (code === "INVALID_TOKEN" || code === "TOKEN_EXPIRED")) {

@@ -2,11 +2,14 @@
 // the client address Fastify trusts and errors in our shape. Only the library's own paths, spelled
 // exactly as it routes them, reach it: any other spelling is a 404 here, since the library would
 // read it normalised (docs/product.md, "Limits"). The lockout and the other checks on its endpoints
-// run inside the library (auth-hooks.ts), whatever the path.
+// run inside the library (auth-hooks.ts), whatever the path. The per-address limits are counted
+// here, as a request is handed to the library, and given back when the library refuses it
+// unread (docs/product.md, "Timings and limits").
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from "fastify";
 import { sendError, sendNoRoute } from "../plugins/errors.ts";
 import type { Auth } from "./auth.ts";
-import { authErrorMessage, type LibraryError } from "./auth-errors.ts";
+import { authErrorMessage, limitResponse, type LibraryError } from "./auth-errors.ts";
+import { claimLibraryRequest, libraryLimitMessage, releaseLibraryRequest } from "./auth-limits.ts";
 import { toWebHeaders } from "./web-headers.ts";
 
 const BASE_PATH = "/api/auth";
@@ -34,9 +37,28 @@ function libraryError(text: string, headers: Headers): LibraryError {
   } catch {
     // not JSON: fall back to the generic message
   }
-  const wait = Number(headers.get("retry-after") ?? headers.get("x-retry-after"));
+  const wait = Number(headers.get("retry-after"));
   if (Number.isFinite(wait) && wait > 0) error.retryAfterSeconds = wait;
   return error;
+}
+
+/**
+ * The library's codes for a request refused before it acted on anything: a body that fails its
+ * validation, or an origin it does not trust. Such a request does not count against a limit.
+ */
+const REFUSED_UNREAD = new Set([
+  "VALIDATION_ERROR",
+  "INVALID_EMAIL",
+  "PASSWORD_TOO_SHORT",
+  "PASSWORD_TOO_LONG",
+  "INVALID_ORIGIN",
+  "MISSING_OR_NULL_ORIGIN",
+]);
+
+async function refusedUnread(response: Response): Promise<boolean> {
+  if (response.status !== 400 && response.status !== 403) return false;
+  const { code } = libraryError(await response.clone().text(), response.headers);
+  return code !== undefined && REFUSED_UNREAD.has(code);
 }
 
 async function sendWebResponse(reply: FastifyReply, response: Response, path: string) {
@@ -54,8 +76,8 @@ async function sendWebResponse(reply: FastifyReply, response: Response, path: st
     // The library's own type (text/plain for a disabled path) would not fit our JSON error.
     reply.removeHeader("content-type");
     if (status === 429 && error.retryAfterSeconds) reply.header("retry-after", String(error.retryAfterSeconds));
-    const code = error.code ?? (status === 429 ? "TOO_MANY_REQUESTS" : "AUTH_ERROR");
-    return sendError(reply, status, code, authErrorMessage(path, status, error));
+    const code = error.code ?? "AUTH_ERROR";
+    return sendError(reply, status, code, authErrorMessage(path, error));
   }
   return reply.send(text === "" ? undefined : withoutTokens(text, response.headers.get("content-type")));
 }
@@ -127,7 +149,11 @@ export const authRoutes: FastifyPluginAsync = async (app) => {
   const forward = async (request: FastifyRequest, reply: FastifyReply, path: string, body: unknown) => {
     const query = request.url.includes("?") ? request.url.slice(request.url.indexOf("?")) : "";
     const url = new URL(`${BASE_PATH}${path}${query}`, app.env.appUrl);
-    return sendWebResponse(reply, await app.auth.handler(toWebRequest(request, url, body)), path);
+    const wait = await claimLibraryRequest(app.db, path, request.ip, Date.now());
+    if (wait !== null) return sendWebResponse(reply, limitResponse(wait, (ms) => libraryLimitMessage(path, ms)), path);
+    const response = await app.auth.handler(toWebRequest(request, url, body));
+    if (await refusedUnread(response)) await releaseLibraryRequest(app.db, path, request.ip, Date.now());
+    return sendWebResponse(reply, response, path);
   };
 
   // Only the name goes through to the library, which refuses anything else (auth-hooks.ts); it is

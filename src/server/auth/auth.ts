@@ -18,7 +18,6 @@ import type { Mailer } from "../integrations/mail.ts";
 import { fetchMql5User } from "../integrations/mql5.ts";
 import { claimVerificationMail } from "./account-mail-limit.ts";
 import { authHooks } from "./auth-hooks.ts";
-import { DEFAULT_LIBRARY_LIMIT, LIBRARY_LIMITS } from "./auth-limits.ts";
 import { emailChangeEmail, passwordResetEmail, verificationEmail } from "./auth-emails.ts";
 import { queueEmailChangeNotice } from "./email-change-notice.ts";
 import { createPasswordHashing } from "./password-hashing.ts";
@@ -238,19 +237,6 @@ function databaseHooks(db: Db, onUserCreated: readonly UserCreatedListener[], lo
   } satisfies BetterAuthOptions["databaseHooks"];
 }
 
-/**
- * Per-address limits on /api/auth/* (auth-limits.ts), counted in the database so that N instances
- * allow what one allows (docs/operations.md). Built anew for each instance, as every other option is.
- */
-function rateLimitOptions() {
-  return {
-    enabled: true,
-    storage: "database",
-    ...DEFAULT_LIBRARY_LIMIT,
-    customRules: Object.fromEntries(Object.entries(LIBRARY_LIMITS).map(([path, rule]) => [path, { ...rule }])),
-  } satisfies BetterAuthOptions["rateLimit"];
-}
-
 export function createAuth(
   options: AuthDeps & {
     /** Run in order, once the new user's rows are committed. */
@@ -306,7 +292,9 @@ export function createAuth(
       // without a password (docs/accounts.md, "Deleting an account").
       freshAge: RECENT_SIGN_IN_MINUTES * 60,
     },
-    rateLimit: rateLimitOptions(),
+    // The library would count a request on arrival, before reading its body: our /api/auth mount
+    // counts the same limits once the body is read (auth-limits.ts; docs/product.md, "Timings and limits").
+    rateLimit: { enabled: false },
     advanced: {
       // The library turns these checks off by itself when NODE_ENV is "test" or TEST is set:
       // callback and redirect URLs must stay on APP_URL, and a request carrying the session cookie

@@ -5,10 +5,10 @@
 // against the same count: the 6th and later are refused, in parallel and across instances
 // (docs/operations.md, "Several instances"). The claim of a try that ends without a verdict on the
 // password (an unverified email, a malformed request) is given back.
-import { and, eq, gt, sql } from "drizzle-orm";
+import { eq } from "drizzle-orm";
 import type { Db } from "../db/client.ts";
 import { loginFailures, rateLimits } from "../db/schema.ts";
-import { countRequest } from "../plugins/rate-limit-store.ts";
+import { countRequest, releaseRequest } from "../plugins/rate-limit-store.ts";
 
 export const LOCKOUT_FAILURES = 5;
 export const LOCKOUT_WINDOW_MS = 15 * 60_000;
@@ -47,8 +47,5 @@ export async function clearLoginFailures(db: Db, email: string): Promise<void> {
 
 /** The try ended without a verdict on the password: its claim is given back (in the same window). */
 export async function releasePasswordCheck(db: Db, email: string, nowMs: number): Promise<void> {
-  await db
-    .update(rateLimits)
-    .set({ count: sql`greatest(${rateLimits.count} - 1, 0)` })
-    .where(and(eq(rateLimits.key, lockoutKey(email)), gt(rateLimits.lastRequest, nowMs - LOCKOUT_WINDOW_MS)));
+  await releaseRequest(db, lockoutKey(email), LOCKOUT_WINDOW_MS, nowMs);
 }

@@ -1,4 +1,4 @@
-// Brute-force limits: a per-account lockout, Better Auth's per-address limit on sign-in, and our
+// Brute-force limits: a per-account lockout, a per-address limit on sign-in, and our
 // own per-address limit on the account routes, all counted in the database (docs/product.md,
 // "Limits"). Each answers with what was limited and when to try again.
 import { and, count, eq, like } from "drizzle-orm";
@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { AUTH_MESSAGES, LIMIT_MESSAGES } from "../../shared/contracts/accounts.ts";
 import { loginFailures, rateLimits } from "../db/schema.ts";
 import { ACCOUNT_ROUTE_LIMITS } from "../features/accounts/accounts.routes.ts";
-import { createVerifiedAccount, ipAllocator, limitAnswer, PASSWORD, signIn } from "../testing/accounts.ts";
+import { createVerifiedAccount, ipAllocator, limitAnswer, lockOut, PASSWORD, registrationForm, signIn } from "../testing/accounts.ts";
 import { createTestApp, type TestApp } from "../testing/test-app.ts";
 import { LIBRARY_LIMITS } from "./auth-limits.ts";
 
@@ -67,16 +67,16 @@ describe("sign-in and account route limits", () => {
     });
   });
 
-  describe("per-address sign-in limit (Better Auth)", () => {
+  describe("per-address sign-in limit", () => {
     it("answers 429 after 100 sign-in attempts in 5 minutes from one address, and counts them in rate_limits", async () => {
       const email = "crowded@example.com";
       await createVerifiedAccount(t, email, nextIp);
       const ip = nextIp();
-      // Malformed addresses: counted like any attempt, refused before any password is hashed (and
-      // no account's lockout is what stops them).
+      // Tries at a locked account: refused by its lockout, and counted by the address's limit.
+      await lockOut(t, "locked-crowded@example.com", nextIp);
       for (let attempt = 1; attempt <= SIGN_INS_PER_ADDRESS; attempt++) {
-        const response = await signIn(t, `guess-${attempt}`, "guess", ip);
-        expect(response.statusCode, `attempt ${attempt}`).toBe(400);
+        const response = await signIn(t, "locked-crowded@example.com", `guess ${attempt}`, ip);
+        expect(response.json(), `attempt ${attempt}`).toEqual(LOCKED);
       }
 
       const limited = await signIn(t, email, PASSWORD, ip);
@@ -84,33 +84,38 @@ describe("sign-in and account route limits", () => {
       expect(limited.json()).toEqual(limitAnswer(LIMIT_MESSAGES.signIns));
       expect(limited.json().error.message).not.toMatch(/password/i);
 
-      const [row] = await t.database.db.select().from(rateLimits).where(eq(rateLimits.key, `${ip}|/sign-in/email`));
-      expect(row?.count).toBe(SIGN_INS_PER_ADDRESS);
+      const [row] = await t.database.db.select().from(rateLimits).where(eq(rateLimits.key, `auth:/sign-in/email:${ip}`));
+      expect(row?.count).toBe(SIGN_INS_PER_ADDRESS + 1);
       // Another address is not affected.
       expect((await signIn(t, email, PASSWORD, nextIp())).statusCode).toBe(200);
-    });
+    }, 60_000);
 
     it("does not take a client's own x-client-ip header as its address", async () => {
       const ip = nextIp();
+      await lockOut(t, "locked-spoof@example.com", nextIp);
       for (let attempt = 1; attempt <= SIGN_INS_PER_ADDRESS; attempt++) {
         const response = await t.app.inject({
           method: "POST",
           url: "/api/auth/sign-in/email",
           headers: { origin: "http://localhost:3000", "x-client-ip": `192.0.2.${attempt % 250}` },
-          payload: { email: `spoof-${attempt}`, password: "guess" },
+          payload: { email: "locked-spoof@example.com", password: "guess" },
           remoteAddress: ip,
         });
-        expect(response.statusCode, `attempt ${attempt}`).toBe(400);
+        expect(response.json(), `attempt ${attempt}`).toEqual(LOCKED);
       }
-      expect((await signIn(t, "spoof-last@example.com", "guess", ip)).statusCode).toBe(429);
-    });
+      expect((await signIn(t, "spoof-last@example.com", "guess", ip)).json()).toEqual(limitAnswer(LIMIT_MESSAGES.signIns));
+    }, 60_000);
   });
 
   describe("per-address limit on our account routes", () => {
+    const VERIFIED = "verified-limit@example.com";
+    beforeAll(() => createVerifiedAccount(t, VERIFIED, nextIp));
+
     it.each([
       [
         "/api/accounts/register",
-        { fullName: "Limit Tester", email: "limit@example.com", password: "short", confirmPassword: "short" },
+        // An address with a verified account: answered at once, and no account is made.
+        registrationForm(VERIFIED),
         ACCOUNT_ROUTE_LIMITS.register.max,
         LIMIT_MESSAGES.signUps,
       ],

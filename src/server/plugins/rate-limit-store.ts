@@ -1,7 +1,7 @@
 // A @fastify/rate-limit store in the database, so that every app server counts the same
 // requests (an in-memory counter would let each of N servers allow the limit again).
 import { randomUUID } from "node:crypto";
-import { sql } from "drizzle-orm";
+import { and, eq, gt, sql } from "drizzle-orm";
 import type { RouteOptions } from "fastify";
 import type { Db } from "../db/client.ts";
 import { rateLimits } from "../db/schema.ts";
@@ -28,6 +28,14 @@ export async function countRequest(db: Db, key: string, windowMs: number, nowMs:
   // Requests counted together may carry clocks a few milliseconds apart: a window another one
   // opened "later" still ends within one window of this request.
   return { current: row.count, ttl: Math.min(windowMs, Math.max(0, row.windowStartedAt + windowMs - nowMs)) };
+}
+
+/** Gives back one request counted for `key`, when its window is still the one it was counted in. */
+export async function releaseRequest(db: Db, key: string, windowMs: number, nowMs: number): Promise<void> {
+  await db
+    .update(rateLimits)
+    .set({ count: sql`greatest(${rateLimits.count} - 1, 0)` })
+    .where(and(eq(rateLimits.key, key), gt(rateLimits.lastRequest, nowMs - windowMs)));
 }
 
 /** Builds the store class @fastify/rate-limit instantiates; each route gets its own key space. */

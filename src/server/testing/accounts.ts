@@ -7,6 +7,7 @@ import type { LightMyRequestResponse } from "fastify";
 import { expect } from "vitest";
 import { waitText } from "../../shared/contracts/accounts.ts";
 import type { Plan, SubscriptionStatus } from "../../shared/plans.ts";
+import { LOCKOUT_FAILURES } from "../auth/login-lockout.ts";
 import { devMail, users } from "../db/schema.ts";
 import { setUserPlan } from "../features/users/users.service.ts";
 import type { TestApp } from "./test-app.ts";
@@ -104,6 +105,17 @@ export function signIn(t: TestApp, email: string, password: string, remoteAddres
     payload: { email, password },
     remoteAddress,
   });
+}
+
+/**
+ * Locks `email` out with wrong passwords, each from an address of its own. Later tries at it are
+ * refused before any password is hashed, yet count against their address's sign-in limit: a cheap
+ * way to spend that allowance.
+ */
+export async function lockOut(t: TestApp, email: string, nextIp: () => string) {
+  for (let attempt = 1; attempt <= LOCKOUT_FAILURES; attempt++) {
+    expectStatus(`wrong password ${attempt} for ${email}`, await signIn(t, email, `wrong password ${attempt}`, nextIp()), 401);
+  }
 }
 
 export function signOut(t: TestApp, cookie: string) {

@@ -93,7 +93,7 @@ export async function requestEmailChange(
   });
   if (refused) {
     const { statusCode, body } = refused as APIError;
-    throw new HttpError(statusCode, body?.code ?? "INVALID", authErrorMessage("/change-email", statusCode, { code: body?.code, message: body?.message }));
+    throw new HttpError(statusCode, body?.code ?? "INVALID", authErrorMessage("/change-email", { code: body?.code, message: body?.message }));
   }
   if (outcome === "limited") {
     const wait = await verificationMailWait(deps.db, input.userId, Date.now());
