@@ -185,7 +185,7 @@ describe("npm start: the demo", () => {
     await new Promise((resolve) => setTimeout(resolve, 200));
     expect(server.groupAlive(), "a process of npm start is left running").toBe(false);
     expect(server.output()).toContain("shutting down");
-  });
+  }, 120_000);
 });
 
 describe("the production runtime", () => {

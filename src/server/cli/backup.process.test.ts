@@ -172,7 +172,7 @@ describe("backup and restore of the embedded database", () => {
     const offline = await cli(restoredDir, "backup", join(workDir, "offline.tar.gz"));
     expect(offline).toMatchObject({ code: 0, output: expect.stringMatching(/^Backed up /) });
     expect(offline.output).not.toMatch(/through the running server/);
-  });
+  }, 120_000);
 
   it("refuses to restore into a folder that is not empty, and changes nothing in it", async () => {
     const before = snapshot(original);
