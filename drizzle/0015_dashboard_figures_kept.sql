@@ -9,6 +9,10 @@
 --
 -- When a certificate's holder started the program, for the days to finish: taken from their
 -- progress entry as the certificate is issued.
+--
+-- The flags of the learners there are already, and the start of the certificates there are, are
+-- filled in batches by 0025, once this migration's exclusive lock on "users" is let go
+-- (docs/operations.md, "Migrations").
 ALTER TABLE "certificates" ADD COLUMN "started_at" timestamp with time zone;--> statement-breakpoint
 ALTER TABLE "users" ADD COLUMN "funnel_started_beginner" boolean DEFAULT false NOT NULL;--> statement-breakpoint
 ALTER TABLE "users" ADD COLUMN "funnel_finished_beginner" boolean DEFAULT false NOT NULL;--> statement-breakpoint
@@ -59,14 +63,13 @@ CREATE TRIGGER "payments_funnel_updated" AFTER UPDATE ON "payments" FOR EACH ROW
     OR OLD."user_id" IS DISTINCT FROM NEW."user_id") EXECUTE FUNCTION "funnel_row_changed"();--> statement-breakpoint
 CREATE TRIGGER "payments_funnel_deleted" AFTER DELETE ON "payments" FOR EACH ROW
   WHEN (OLD."status"::text IN ('success', 'refunded') AND OLD."paid_at" IS NOT NULL) EXECUTE FUNCTION "funnel_row_changed"();--> statement-breakpoint
--- Every learner's flags at once, by the one rule above: the learners there are already, and what a bulk load
--- (scripts/seed-scale.ts, with the triggers off) leaves.
+-- Every learner's flags at once, by the one rule above: what a bulk load (scripts/seed-scale.ts,
+-- with the triggers off) leaves.
 CREATE FUNCTION "refresh_funnel_all"() RETURNS void LANGUAGE plpgsql AS $$
 BEGIN
   PERFORM "refresh_funnel"(u."id") FROM "users" u;
 END
 $$;--> statement-breakpoint
-SELECT "refresh_funnel_all"();--> statement-breakpoint
 CREATE FUNCTION "certificate_started_at"() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
   SELECT p."started_at" INTO NEW."started_at" FROM "user_progress" p
@@ -75,6 +78,4 @@ BEGIN
 END
 $$;--> statement-breakpoint
 CREATE TRIGGER "certificates_started_at" BEFORE INSERT ON "certificates" FOR EACH ROW
-  WHEN (NEW."started_at" IS NULL AND NEW."user_id" IS NOT NULL) EXECUTE FUNCTION "certificate_started_at"();--> statement-breakpoint
-UPDATE "certificates" c SET "started_at" = p."started_at" FROM "user_progress" p
-  WHERE p."user_id" = c."user_id" AND p."program_id" = c."program_id" AND c."started_at" IS NULL;
+  WHEN (NEW."started_at" IS NULL AND NEW."user_id" IS NOT NULL) EXECUTE FUNCTION "certificate_started_at"();

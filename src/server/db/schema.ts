@@ -63,8 +63,9 @@ export const users = pgTable(
     name: text("name").notNull().default(""),
     email: text("email").notNull(),
     // The admin console searches by a part of the email: lowered once when written, instead of
-    // on every row of every search (which doubled the time of a search matching everyone).
-    emailSearch: text("email_search").generatedAlwaysAs(sql`lower(email)`),
+    // on every row of every search (which doubled the time of a search matching everyone). Kept
+    // by the trigger "users_email_search" (migration 0005): never written by the code.
+    emailSearch: text("email_search"),
     emailVerified: boolean("email_verified").notNull().default(false),
     image: text("image"),
     provider: providerEnum("provider"),
