@@ -200,9 +200,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   });
   app.decorate("env", env);
   app.decorate("db", database.db);
-  app.decorate("jobs", createJobRunner({ db: database.db, handlers: jobHandlers, log: app.log, metrics }));
+  app.decorate("jobs", createJobRunner({ db: database.db, handlers: jobHandlers, log: app.log, metrics, outage: databaseOutage }));
   app.decorate("mailer", mailer);
-  app.decorate("scheduler", createScheduler({ db: database.db, log: app.log, schedules: SCHEDULES }));
+  app.decorate("scheduler", createScheduler({ db: database.db, log: app.log, schedules: SCHEDULES, outage: databaseOutage }));
   app.decorate("catalog", createCatalogCache(database.db));
   // Signed-in reads from memory, forgotten on every change (docs/performance.md, "Caching
   // signed-in reads"); the feed starts listening when the app is ready.

@@ -255,7 +255,10 @@ export function createAuth(
     trustedOrigins: [env.appUrl],
     // Every failed provider return (a stale or mismatched state, the library's own error page)
     // comes back to the login page, which says what happened in words (docs/product.md, "Accounts").
-    onAPIError: { errorURL: `${env.appUrl}/login` },
+    // Any other failure than its own refusals is thrown to the server's error handling: the
+    // database unreachable is a 503 there, and nothing of the query is logged
+    // (docs/operations.md, "Database outage"), where the library would answer 500 and log it all.
+    onAPIError: { errorURL: `${env.appUrl}/login`, throw: true },
     // Reset links are requested through POST /api/accounts/forgot-password, which limits them per
     // account too; the library's own endpoint would bypass that limit.
     // Deleting an account is confirmed by the password or a recent sign-in, never by a mailed

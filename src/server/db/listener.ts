@@ -56,7 +56,8 @@ export function listenToChannel(
       options.onLost?.();
       failures++;
       const delayMs = reconnectDelayMs(failures);
-      log.warn({ channel, err: error?.message, retryInMs: delayMs }, "database listening connection lost");
+      // One line when the connection is lost, not one per try while the database is away.
+      log[failures === 1 ? "warn" : "debug"]({ channel, err: error?.message, retryInMs: delayMs }, "database listening connection lost");
       retryTimer = setTimeout(connect, delayMs);
       retryTimer.unref();
     };

@@ -3,7 +3,7 @@
 // error shape, readiness fails and liveness does not, one line tells of the outage; restored, the
 // same requests are answered again and one line says how many were refused.
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { createSignedInUser, ipAllocator, PASSWORD, signIn, type TestUser } from "../testing/accounts.ts";
+import { createSignedInUser, forgotPassword, ipAllocator, PASSWORD, register, registrationForm, signIn, type TestUser } from "../testing/accounts.ts";
 import { createEmptyPostgresDatabase, testDatabaseKind } from "../testing/test-database.ts";
 import { createTestApp, type TestApp } from "../testing/test-app.ts";
 import { startTcpProxy, type TcpProxy } from "../testing/tcp-proxy.ts";
@@ -104,5 +104,41 @@ describe.skipIf(testDatabaseKind() !== "postgres")("a PostgreSQL outage", () => 
       expect.objectContaining({ msg: UNREACHABLE }),
       expect.objectContaining({ level: 40, msg: REACHABLE, refusedRequests: 12 }),
     ]);
+  });
+  it("answers 503 on every account route, the auth library's own among them, and logs nothing but the outage, from jobs and schedules either", { timeout: 30_000 }, async () => {
+    const json = { origin: t.app.env.appUrl, "content-type": "application/json" };
+    const signedIn = { ...json, cookie: user.cookie };
+    const accountRoutes = () => [
+      register(t, registrationForm("newcomer@example.com", {}), nextIp()),
+      forgotPassword(t, { email: user.email }, nextIp()),
+      t.app.inject({ method: "POST", url: "/api/auth/reset-password", headers: json, payload: { token: "a".repeat(24), newPassword: "Another-passw0rd" } }),
+      t.app.inject({ method: "GET", url: "/api/auth/verify-email?token=abc" }),
+      t.app.inject({ method: "POST", url: "/api/auth/update-user", headers: signedIn, payload: { name: "Kofi" } }),
+      t.app.inject({ method: "POST", url: "/api/auth/change-password", headers: signedIn, payload: { currentPassword: PASSWORD, newPassword: "Another-passw0rd" } }),
+      t.app.inject({ method: "POST", url: "/api/auth/revoke-other-sessions", headers: signedIn, payload: {} }),
+      t.app.inject({ method: "POST", url: "/api/auth/sign-out", headers: signedIn, payload: {} }),
+    ];
+    const before = lines.length;
+    await proxy.cut();
+    try {
+      const answers = await Promise.all(accountRoutes());
+      // Work in the background fails too, and says nothing more.
+      expect(Object.values(await t.app.scheduler.runDue())).toContain("failed");
+      t.app.jobs.start();
+      await eventually(() => t.app.jobs.runDue().then(() => "ran", () => "failed"), (outcome) => outcome === "failed");
+      await t.app.jobs.stop();
+      expect(answers.map((response) => `${response.statusCode} ${response.json<{ error?: { code: string } }>().error?.code}`)).toEqual(
+        answers.map(() => "503 UNAVAILABLE"),
+      );
+      const written = lines.slice(before).map((line) => JSON.parse(line) as LogLine);
+      expect(written.filter((line) => line.level >= 40)).toEqual([expect.objectContaining({ msg: UNREACHABLE })]);
+      expect(lines.slice(before).join("\n")).not.toMatch(/select |insert |update |Failed query|\n\s+at /);
+    } finally {
+      await proxy.restore();
+    }
+    // The session was not signed out meanwhile.
+    await eventually(() => t.app.inject({ method: "GET", url: "/api/me", headers: { cookie: user.cookie } }), (response) => response.statusCode === 200);
+    const me = await t.app.inject({ method: "GET", url: "/api/me", headers: { cookie: user.cookie } });
+    expect(me.json<{ user: { email: string } | null }>().user?.email).toBe(user.email);
   });
 });

@@ -3,6 +3,7 @@
 import { and, count, eq, sql } from "drizzle-orm";
 import type { FastifyBaseLogger } from "fastify";
 import type { Db, Tx } from "../db/client.ts";
+import type { OutageWatch } from "../db/outage.ts";
 import { jobs } from "../db/schema.ts";
 import type { Metrics } from "../metrics/metrics.ts";
 
@@ -44,6 +45,8 @@ export function createJobRunner(options: {
   log: FastifyBaseLogger;
   /** Counts failed attempts (left out by tests that run a runner of their own). */
   metrics?: Pick<Metrics, "jobFailed">;
+  /** Told of a failure that is the database unreachable, which its one outage line covers. */
+  outage?: Pick<OutageWatch, "notice">;
   pollMs?: number;
   /** How often a running job's lock is renewed (well inside the 5 minutes after which it is stale). */
   lockRenewalMs?: number;
@@ -87,7 +90,9 @@ export function createJobRunner(options: {
       db.update(jobs)
         .set({ lockedAt: now() })
         .where(and(eq(jobs.id, job.id), eq(jobs.status, "running")))
-        .catch((error: unknown) => log.warn({ jobId: job.id, err: error }, "renewing a job's lock failed"));
+        .catch((error: unknown) => {
+          if (!options.outage?.notice(error)) log.warn({ jobId: job.id, err: error }, "renewing a job's lock failed");
+        });
     }, options.lockRenewalMs ?? LOCK_RENEWAL_MS);
     renewal.unref();
     try {
@@ -132,7 +137,9 @@ export function createJobRunner(options: {
   }
 
   function tick() {
-    runDue().catch((error: unknown) => log.error({ err: error }, "job runner failed"));
+    runDue().catch((error: unknown) => {
+      if (!options.outage?.notice(error)) log.error({ err: error }, "job runner failed");
+    });
   }
 
   return {

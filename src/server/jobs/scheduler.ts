@@ -10,6 +10,7 @@ import type { FastifyBaseLogger } from "fastify";
 import * as z from "zod/mini";
 import { SCHEDULE_LOCK_CLASS } from "../db/advisory-locks.ts";
 import type { Db, Tx } from "../db/client.ts";
+import type { OutageWatch } from "../db/outage.ts";
 import { config } from "../db/schema.ts";
 
 export type Schedule = {
@@ -43,6 +44,8 @@ export function createScheduler(options: {
   db: Db;
   log: FastifyBaseLogger;
   schedules: readonly Schedule[];
+  /** Told of a failure that is the database unreachable, which its one outage line covers. */
+  outage?: Pick<OutageWatch, "notice">;
   /** How often each instance checks whether a schedule is due. */
   checkMs?: number;
   now?: () => Date;
@@ -75,7 +78,7 @@ export function createScheduler(options: {
     const outcomes: Record<string, ScheduleOutcome> = {};
     for (const schedule of options.schedules) {
       outcomes[schedule.name] = await runIfDue(schedule).catch((error: unknown) => {
-        log.error({ err: error, schedule: schedule.name }, "scheduled work failed");
+        if (!options.outage?.notice(error)) log.error({ err: error, schedule: schedule.name }, "scheduled work failed");
         return "failed" as const;
       });
     }
