@@ -1,6 +1,6 @@
 // The cohorts of the admin console (docs/admin.md, "Cohorts"): the quarterly intakes, their paid
 // places by track, and "Admit all", which admits a cohort's track in one run the browser follows.
-import { addMonths } from "date-fns";
+import { addMonths } from "date-fns/addMonths";
 import * as z from "zod/mini";
 import { ACADEMY_TIME_ZONE, academyTimeToInstant } from "../academy-time.ts";
 import { PAID_PLANS, PLAN_LABELS, type PaidPlan } from "../plans.ts";

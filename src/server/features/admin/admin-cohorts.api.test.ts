@@ -4,7 +4,7 @@
 import { and, count, eq, sql } from "drizzle-orm";
 import type { InjectOptions } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { addMonths } from "date-fns";
+import { addMonths } from "date-fns/addMonths";
 import { COHORT_MESSAGES, formatAcademyDay, type AdmissionRun, type Cohort, type CohortList } from "../../../shared/contracts/cohorts.ts";
 import { effectivePlan, type PaidPlan } from "../../../shared/plans.ts";
 import { auditLog, cohortAdmissions, jobs, users, waitlist } from "../../db/schema.ts";

@@ -1,6 +1,6 @@
 // The Users tab as an administrator uses it: the list (a few thousand users, filtered, sorted and
 // paged by the server), plan changes, Admit from Waitlist, Edit Progress and the Fix tool.
-import { addMonths } from "date-fns";
+import { addMonths } from "date-fns/addMonths";
 import { and, asc, count, eq, isNull, sql } from "drizzle-orm";
 import type { InjectOptions } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";

@@ -3,7 +3,7 @@
 // instances and restarts (docs/decisions/019-automatic-renewal-claimed-once.md), and credited by
 // the same crediting as any payment.
 import { randomUUID } from "node:crypto";
-import { addDays } from "date-fns";
+import { addDays } from "date-fns/addDays";
 import { and, desc, eq, gte, inArray, isNull, lt } from "drizzle-orm";
 import { z } from "zod";
 import { autoRenewalConsentText, AUTO_RENEWAL_MESSAGES, type AutoRenewal } from "../../../shared/contracts/billing.ts";

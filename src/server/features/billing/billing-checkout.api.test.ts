@@ -1,7 +1,7 @@
 // Buying a plan end to end: the server prices it, initializes the Paystack transaction (the
 // simulator, over HTTP), and credits it once Paystack confirms; then the renewal rules
 // (docs/subscriptions.md, "Eligibility and the renewal window") and who may buy at all.
-import { addMonths } from "date-fns";
+import { addMonths } from "date-fns/addMonths";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { PaidPlan } from "../../../shared/plans.ts";

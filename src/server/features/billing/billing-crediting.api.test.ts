@@ -2,7 +2,7 @@
 // (docs/subscriptions.md, "Payments are real"): the verify call and the charge.success webhook may
 // arrive in any order, any number of times; forged, tampered, foreign, failed and abandoned
 // payments credit nothing.
-import { addMonths } from "date-fns";
+import { addMonths } from "date-fns/addMonths";
 import { describe, expect, it } from "vitest";
 import { paystackSignature } from "../../../../dev/fakes/paystack-simulator.ts";
 import { eq } from "drizzle-orm";

@@ -1,7 +1,7 @@
 // Expiry (docs/subscriptions.md, "Expiry and reminders"): a paid month that is over reverts access
 // to Free, with an audit entry and a reminder email; the operator command does the same as the
 // server's timer.
-import { addMonths } from "date-fns";
+import { addMonths } from "date-fns/addMonths";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { EXPIRY_REMINDER_JOB } from "./billing-expiry.ts";

@@ -1,6 +1,6 @@
 // Expiry: paid months that are over end, or hand over to the paid time queued after them, and
 // their reminders are queued, each once.
-import { addDays } from "date-fns";
+import { addDays } from "date-fns/addDays";
 import { and, eq, gt, inArray, isNull, lte } from "drizzle-orm";
 import { PAID_PLANS } from "../../../shared/plans.ts";
 import type { Db, Tx } from "../../db/client.ts";

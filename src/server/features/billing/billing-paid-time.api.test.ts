@@ -1,7 +1,8 @@
 // No learner loses paid time (docs/subscriptions.md, "Paid time is never lost";
 // docs/decisions/010): the higher plan runs first and the paid time of a lower plan is queued
 // after it, then takes over when the higher one ends, with no reminder for a period that goes on.
-import { addDays, addMonths } from "date-fns";
+import { addDays } from "date-fns/addDays";
+import { addMonths } from "date-fns/addMonths";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { jobs, users } from "../../db/schema.ts";

@@ -1,6 +1,7 @@
 // The quote's sentences for the states an API test cannot reach in a day (docs/subscriptions.md,
 // "Before paying").
-import { addDays, addMonths } from "date-fns";
+import { addDays } from "date-fns/addDays";
+import { addMonths } from "date-fns/addMonths";
 import { describe, expect, it } from "vitest";
 import { checkoutDisclosure } from "../../../shared/contracts/billing.ts";
 import { addPaidMonth } from "../users/users.service.ts";

@@ -3,7 +3,7 @@
 // once, through the same crediting as the webhook; failed and old unpaid checkouts are closed; a
 // gateway that does not answer changes nothing and is counted.
 import { createServer, type Server } from "node:http";
-import { addMonths } from "date-fns";
+import { addMonths } from "date-fns/addMonths";
 import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runOperatorCommand } from "../../cli/commands.ts";

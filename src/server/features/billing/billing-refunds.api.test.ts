@@ -2,7 +2,9 @@
 // through Paystack (the simulator); the money, the time it bought, the audit log and the
 // learner's email change together, and a refusal changes nothing. Paystack's refund webhooks
 // settle refunds started here or elsewhere (its dashboard).
-import { addDays, addMonths, subMonths } from "date-fns";
+import { addDays } from "date-fns/addDays";
+import { addMonths } from "date-fns/addMonths";
+import { subMonths } from "date-fns/subMonths";
 import { asc, eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";

@@ -2,7 +2,8 @@
 // through Paystack, or Paystack tells us of a refund started elsewhere (its dashboard). Either
 // way the money, the time the payment bought, the learner's email and the audit entry change
 // together, in one transaction.
-import { max, subMonths } from "date-fns";
+import { max } from "date-fns/max";
+import { subMonths } from "date-fns/subMonths";
 import { and, asc, desc, eq, gt, isNull } from "drizzle-orm";
 import { BILLING_MESSAGES } from "../../../shared/contracts/billing.ts";
 import { paidTime, type PaidPlan } from "../../../shared/plans.ts";

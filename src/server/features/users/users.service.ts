@@ -1,4 +1,4 @@
-import { addMonths } from "date-fns";
+import { addMonths } from "date-fns/addMonths";
 import { eq, sql } from "drizzle-orm";
 import { ADMIN_MESSAGES } from "../../../shared/contracts/admin.ts";
 import { cohortMonth } from "../../../shared/contracts/cohorts.ts";
