@@ -28,6 +28,9 @@ export default defineConfig({
         test: {
           name: "api-pglite",
           include: apiTests,
+          // Every API test file builds its own app on its own database, so files share a worker's
+          // loaded modules: a fresh process per file cost some 2 s of imports each (docs/performance.md, "Start-up").
+          isolate: false,
           globalSetup: ["src/server/testing/pglite-template.setup.ts"],
           env: { TEST_DB: "pglite" },
           testTimeout: 20_000,
@@ -40,6 +43,7 @@ export default defineConfig({
               test: {
                 name: "api-postgres",
                 include: apiTests,
+                isolate: false,
                 env: { TEST_DB: "postgres" },
                 testTimeout: 20_000,
                 hookTimeout: 60_000,
