@@ -111,7 +111,7 @@ export default tseslint.config(
     files: ["**/*.{ts,tsx}"],
     languageOptions: {
       parserOptions: {
-        project: ["./tsconfig.server.json", "./tsconfig.web.json", "./tsconfig.test.json"],
+        project: ["./tsconfig.server.json", "./tsconfig.web.json", "./tsconfig.sw.json", "./tsconfig.test.json"],
         tsconfigRootDir: import.meta.dirname,
       },
     },

@@ -7,6 +7,8 @@ import { siteConfigQuery } from "./lib/site-config.ts";
 import { createQueryClient } from "./lib/query-client.ts";
 import { prefetchProgramPage } from "./features/learning/learning-api.ts";
 import { AppRoutes, preloadPage } from "./router.tsx";
+import { registerServiceWorker } from "./lib/service-worker.ts";
+import { QuietBoundary } from "./shell/offline.tsx";
 import { Toasts } from "./ui/toast.tsx";
 import "./styles.css";
 
@@ -31,8 +33,13 @@ startTransition(() => {
         <BrowserRouter>
           <AppRoutes />
         </BrowserRouter>
-        <Toasts />
+        <QuietBoundary>
+          <Toasts />
+        </QuietBoundary>
       </QueryClientProvider>
     </StrictMode>,
   );
 });
+
+// Installable, and useful offline (docs/decisions/020-offline-with-a-service-worker.md).
+registerServiceWorker();

@@ -51,6 +51,9 @@ export function contentSecurityPolicy(env: Env) {
     connectSrc: ["'self'", ...chat.connect, ...paystack],
     frameSrc: [YOUTUBE_EMBED, ...chat.scripts, ...paystack],
     mediaSrc: ["'self'", ...chat.scripts],
+    // The service worker and the web app manifest (docs/decisions/020-offline-with-a-service-worker.md).
+    workerSrc: ["'self'"],
+    manifestSrc: ["'self'"],
     upgradeInsecureRequests: env.isProduction ? [] : null,
   };
 }

@@ -145,10 +145,18 @@ export function useMarkWatched(track: string) {
       void cache.progressChanged();
     },
     onError: (error) => {
-      notify.error(error.message);
+      // Offline, the button says so itself (notSavedOffline): the toasts' code may not be here.
+      if (!notSavedOffline(error)) notify.error(error.message);
       if (isStale(error)) void cache.refresh();
     },
   });
+}
+
+/** Mark as Watched offline is refused in words, never queued unseen (docs/product.md, "Offline"). */
+export const NOT_SAVED_OFFLINE = "You are offline: your progress was not saved. Try again when you are back online.";
+
+export function notSavedOffline(error: unknown): boolean {
+  return error instanceof ApiRequestError && error.code === "NETWORK";
 }
 
 export function useAnswerQuestion(track: string) {
