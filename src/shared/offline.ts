@@ -4,6 +4,9 @@
 /** The last answers of the reads below: signed-in data, deleted at sign-out and at sign-in. */
 export const API_READS_CACHE = "api-reads";
 
+/** The last index.html seen, which every page of the app is. */
+export const APP_SHELL_CACHE = "app-shell";
+
 /** The built files (hashed names) fetched after the app shell: the pages' own code. */
 export const SHELL_ASSETS_CACHE = "assets";
 

@@ -93,7 +93,8 @@ export function securityHeaders(env: Env): Record<string, string> {
 }
 
 /**
- * The headers a built script or stylesheet under /assets/ needs: the document's (the policy, frame
+ * The headers a built script or stylesheet under /assets/ needs (and the service worker's script,
+ * the icons, request-id.ts): the document's (the policy, frame
  * and opener rules) do nothing on a file that is not a page, and on a phone they cost some 650
  * bytes a file, twenty files a first visit (docs/performance.md, "Data"). Those files are ours,
  * built, never a learner's upload.

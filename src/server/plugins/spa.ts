@@ -53,6 +53,10 @@ export async function registerSpa(
       wildcard: false,
       // The build writes .br and .gz beside each asset (scripts/precompress-web.ts).
       preCompressed: true,
+      // The ETag is what revalidates a file; a date and byte ranges beside it are bytes for nothing
+      // on every file of a first visit (docs/performance.md, "Data").
+      lastModified: false,
+      acceptRanges: false,
       setHeaders(reply, path) {
         const immutable = path.startsWith(join(webDistFolder, "assets"));
         // The service worker is asked for on every visit and must be checked each time, so that a

@@ -2,7 +2,7 @@
 // registering it once the page has loaded, telling the learner when a new version waits
 // ("New version available: Reload"), and forgetting a signed-in learner's cached reads.
 import { useSyncExternalStore } from "react";
-import { API_READS_CACHE, SKIP_WAITING } from "../../shared/offline.ts";
+import { API_READS_CACHE, isCachedApiRead, SKIP_WAITING } from "../../shared/offline.ts";
 
 const WORKER_URL = "/service-worker.js";
 
@@ -44,15 +44,33 @@ function watchForUpdates(registration: ServiceWorkerRegistration) {
 }
 
 /**
- * A first visit's files were fetched before any worker controlled the page: once the new worker
- * does, it is handed their addresses, and keeps those it keeps (the page's code, its reads).
+ * The reads of a first visit, answered before any worker controlled the page: kept here until one
+ * does, then put in its cache, so that the page opens offline without asking for them twice.
  */
-function cacheWhatThisPageLoaded() {
-  const urls = performance
+const readsBeforeWorker = new Map<string, Response>();
+
+/** apiRequest hands each read it receives: kept while no worker controls the page. */
+export function keepForOffline(path: string, response: Response): void {
+  if (!("serviceWorker" in navigator) || navigator.serviceWorker.controller || !isCachedApiRead(path) || !response.ok) return;
+  readsBeforeWorker.set(new URL(path, window.location.origin).href, response.clone());
+}
+
+/**
+ * Once the new worker controls the page of a first visit: its built files (from the browser's
+ * cache) go through the worker's routes in a CACHE_URLS message, and the reads received go into its
+ * cache of reads.
+ */
+async function keepWhatThisPageLoaded(): Promise<void> {
+  const files = performance
     .getEntriesByType("resource")
     .map((entry) => entry.name)
-    .filter((name) => name.startsWith(window.location.origin));
-  navigator.serviceWorker.controller?.postMessage({ type: "CACHE_URLS", payload: { urlsToCache: urls } });
+    .filter((name) => name.startsWith(`${window.location.origin}/assets/`));
+  navigator.serviceWorker.controller?.postMessage({ type: "CACHE_URLS", payload: { urlsToCache: files } });
+  const reads = [...readsBeforeWorker];
+  readsBeforeWorker.clear();
+  if (reads.length === 0 || !("caches" in window)) return;
+  const cache = await caches.open(API_READS_CACHE);
+  await Promise.all(reads.map(([url, response]) => cache.put(url, response)));
 }
 
 /**
@@ -63,7 +81,9 @@ function cacheWhatThisPageLoaded() {
 export function registerServiceWorker(): void {
   if (!("serviceWorker" in navigator) || import.meta.env.DEV) return;
   const firstVisit = !navigator.serviceWorker.controller;
-  if (firstVisit) navigator.serviceWorker.addEventListener("controllerchange", cacheWhatThisPageLoaded, { once: true });
+  if (firstVisit) {
+    navigator.serviceWorker.addEventListener("controllerchange", () => void keepWhatThisPageLoaded().catch(() => undefined), { once: true });
+  }
   const register = () => {
     navigator.serviceWorker
       .register(WORKER_URL, { scope: "/" })
@@ -85,6 +105,7 @@ export function registerServiceWorker(): void {
  * of theirs is shown to whoever uses the device next (docs/product.md, "Offline").
  */
 export async function forgetSignedInReads(): Promise<void> {
+  readsBeforeWorker.clear();
   if (!("caches" in window)) return;
   await caches.delete(API_READS_CACHE).catch(() => false);
 }
