@@ -97,3 +97,36 @@ test("a lesson before its video is played costs at most 150 KB the first time an
   }
   expect(returnVisit.bytes, report).toBeLessThanOrEqual(RETURN_VISIT_BUDGET);
 });
+
+test("the data saver on /account, on when the browser asks to save data, shows the smallest thumbnail and fetches nothing ahead", async ({ browser }, testInfo) => {
+  const context = await newSignedInContext(browser, { email: uniqueEmail(testInfo) }, { viewport: { width: 360, height: 740 } });
+  // Chrome on Android with its data saver on.
+  await context.addInitScript(() => Object.defineProperty(navigator, "connection", { value: { saveData: true }, configurable: true }));
+  const page = await context.newPage();
+  await page.goto("/account");
+  const setting = page.getByRole("main").getByRole("region", { name: "Data saver" });
+  const toggle = setting.getByRole("checkbox", { name: "Save data on this device" });
+  await expect(toggle).toBeChecked();
+  await setting.scrollIntoViewIfNeeded();
+  await page.screenshot({ path: testInfo.outputPath("data-saver-setting.png") });
+  // The learner's choice holds on this device, whatever the browser says.
+  await toggle.uncheck();
+  await page.reload();
+  await expect(toggle).not.toBeChecked();
+  await toggle.check();
+
+  const bytes = countBytes(context);
+  await page.goto("/program/beginner");
+  const play = playButton(page, "Welcome to the markets");
+  await expect(play).toBeVisible();
+  await expect.poll(() => play.locator("img").evaluate((image: HTMLImageElement) => image.currentSrc)).toMatch(/\/default\.jpg$/);
+  await page.waitForLoadState("networkidle");
+  const visit = await bytes.total();
+  const report = [`with the data saver: ${visit.bytes} bytes in ${visit.requests} requests`, ...visit.lines].join("\n");
+  console.log(report);
+  await testInfo.attach("lesson data cost, data saver", { body: report, contentType: "text/plain" });
+  // The 120 by 90 picture, once; never the larger ones, not even ahead of the page.
+  expect(visit.lines.filter((line) => /\/(mq|hq)default\.jpg$/.test(line)), report).toEqual([]);
+  expect(timesAskedFor(visit, "/dev/fakes/youtube/vi/bQy71i4MtSQ/default.jpg"), report).toBe(1);
+  await context.close();
+});

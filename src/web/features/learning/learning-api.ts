@@ -19,7 +19,7 @@ import { isQuizUnlocked } from "../../../shared/learning.ts";
 import { lessonContentReadPath, lessonPositionsReadPath, programPageReads, trackReadPath } from "../../../shared/program-page-reads.ts";
 import { apiRequest, ApiRequestError } from "../../lib/api.ts";
 import { notify } from "../../ui/toast.tsx";
-import { browserSavesData } from "../../lib/data-saver.ts";
+import { dataSaverOn } from "../../lib/data-saver.ts";
 import { siteConfigQuery } from "../../lib/site-config.ts";
 import { COMPLETE_STEP, startLesson } from "./course.ts";
 import { thumbnailShown, WIDE_SCREEN } from "./video-watching.ts";
@@ -214,7 +214,8 @@ export function prefetchProgramPage(queryClient: QueryClient, pathname: string):
   const { track, lessonId } = page;
   void queryClient.prefetchQuery(trackQuery(track));
   if (lessonId === COMPLETE_STEP) return;
-  void fetchThumbnailAhead(queryClient, track, lessonId).catch(() => undefined);
+  // The data saver fetches nothing ahead of the learner (docs/performance.md, "Data").
+  if (!dataSaverOn()) void fetchThumbnailAhead(queryClient, track, lessonId).catch(() => undefined);
   if (lessonId === null) return;
   void queryClient.prefetchQuery(lessonPositionsQuery(track));
   void queryClient.prefetchQuery(lessonContentQuery(track, lessonId));
@@ -231,7 +232,7 @@ async function fetchThumbnailAhead(queryClient: QueryClient, track: string, modu
   const image = new Image();
   image.fetchPriority = "high";
   image.src = thumbnailShown(site.youtubeThumbnailUrl, lesson.youtubeId, {
-    savesData: browserSavesData(),
+    savesData: false,
     wide: window.matchMedia(WIDE_SCREEN).matches,
   });
 }
