@@ -151,6 +151,12 @@ export default tseslint.config(
     rules: noImport(["**/server/**", "**/web/**", "node:*"], "shared/ is pure: no server, browser or Node imports."),
   },
   {
+    // The service worker: Workbox and shared/ (docs/decisions/020-offline-with-a-service-worker.md).
+    files: ["src/sw/**/*.ts"],
+    languageOptions: { globals: { ...globals.serviceworker } },
+    rules: noImport(["**/server/**", "**/web/**", "node:*"], "The service worker imports Workbox and shared/ only."),
+  },
+  {
     files: ["src/web/**/*.{ts,tsx}"],
     languageOptions: { globals: { ...globals.browser } },
     plugins: { "react-hooks": reactHooks },

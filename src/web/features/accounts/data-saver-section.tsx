@@ -2,6 +2,7 @@
 // of this device, kept in the browser, on at first when the browser asks to save data.
 import { useId } from "react";
 import { setDataSaver, useDataSaver } from "../../lib/data-saver.ts";
+import "../../ui/checkbox-field.css";
 import "./data-saver-section.css";
 
 export function DataSaverSection() {
@@ -11,7 +12,7 @@ export function DataSaverSection() {
   return (
     <section className="card stack account-card" aria-labelledby={headingId}>
       <h2 id={headingId}>Data saver</h2>
-      <label className="data-saver-field">
+      <label className="checkbox-field">
         <input type="checkbox" checked={on} aria-describedby={hintId} onChange={(event) => setDataSaver(event.target.checked)} />
         Save data on this device
       </label>
