@@ -25,7 +25,7 @@ function Page() {
   const offlineWithoutData = useOfflineWithoutData(pathname);
   if (offlineWithoutData) return <OfflinePage />;
   return (
-    <OfflineBoundary key={pathname}>
+    <OfflineBoundary pathname={pathname}>
       <Suspense fallback={<p className="container page-loading">Loading...</p>}>
         <Outlet />
       </Suspense>

@@ -72,15 +72,22 @@ export function useOfflineWithoutData(pathname: string): boolean {
   return !online && (failed || offlineAt === pathname);
 }
 
+type BoundaryState = { error: unknown; offline: boolean; pathname: string };
+
 /**
  * A page's code that could not be fetched offline (never opened on this device) shows the offline
  * page, whose Retry loads it again; any other error goes on up.
  */
-export class OfflineBoundary extends Component<{ children: ReactNode }, { error: unknown; offline: boolean }> {
-  override state: { error: unknown; offline: boolean } = { error: null, offline: false };
+export class OfflineBoundary extends Component<{ pathname: string; children: ReactNode }, BoundaryState> {
+  override state: BoundaryState = { error: null, offline: false, pathname: this.props.pathname };
 
   static getDerivedStateFromError(error: unknown) {
     return { error, offline: !navigator.onLine };
+  }
+
+  /** Another page: its own chance (the page itself stays mounted, as between two lessons). */
+  static getDerivedStateFromProps(props: { pathname: string }, state: BoundaryState): Partial<BoundaryState> | null {
+    return props.pathname === state.pathname ? null : { error: null, offline: false, pathname: props.pathname };
   }
 
   override render() {
