@@ -4,6 +4,7 @@
 // Chromium at 360 px, as a phone.
 import { expect, test, type BrowserContext, type Page } from "@playwright/test";
 import { newSignedInContext, uniqueEmail } from "./support/accounts.ts";
+import { expectNoAxeViolations } from "./support/axe.ts";
 import { playButton } from "./support/youtube.ts";
 
 test.use({ serviceWorkers: "allow", viewport: { width: 360, height: 740 } });
@@ -96,11 +97,13 @@ test("a lesson opened before opens again with the network cut: its notes, and th
   await expect(page.getByRole("heading", { level: 2, name: new RegExp(LESSON) })).toBeVisible();
   await expect(page.getByText(LESSON_NOTES)).toBeVisible();
   await page.screenshot({ path: testInfo.outputPath("offline-lesson.png"), fullPage: true });
+  await expectNoAxeViolations(page, "a lesson offline, with the offline notice");
 
   // Mark as Watched offline is refused in words, not lost.
   await page.getByRole("button", { name: "Mark as Watched" }).click();
   await expect(page.getByRole("alert")).toHaveText("You are offline: your progress was not saved. Try again when you are back online.");
   await page.screenshot({ path: testInfo.outputPath("offline-mark-watched.png") });
+  await expectNoAxeViolations(page, "Mark as Watched refused offline");
 
   // A page never opened on this device: the offline page and its Retry, never the browser's error.
   await page.goto("/subscription");
@@ -108,6 +111,7 @@ test("a lesson opened before opens again with the network cut: its notes, and th
   const retry = page.getByRole("button", { name: "Retry" });
   await expect(retry).toBeVisible();
   await page.screenshot({ path: testInfo.outputPath("offline-page.png") });
+  await expectNoAxeViolations(page, "the offline page");
   // Retry while still offline: the offline page again, never the browser's error.
   await retry.click();
   await expect(page.getByRole("heading", { level: 1, name: "You are offline" })).toBeVisible();

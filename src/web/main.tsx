@@ -8,7 +8,7 @@ import { createQueryClient } from "./lib/query-client.ts";
 import { prefetchProgramPage } from "./features/learning/learning-api.ts";
 import { AppRoutes, preloadPage } from "./router.tsx";
 import { registerServiceWorker } from "./lib/service-worker.ts";
-import { QuietBoundary } from "./shell/offline.tsx";
+import { FallbackBoundary } from "./ui/fallback-boundary.tsx";
 import { Toasts } from "./ui/toast.tsx";
 import "./styles.css";
 
@@ -33,9 +33,9 @@ startTransition(() => {
         <BrowserRouter>
           <AppRoutes />
         </BrowserRouter>
-        <QuietBoundary>
+        <FallbackBoundary fallback={null}>
           <Toasts />
-        </QuietBoundary>
+        </FallbackBoundary>
       </QueryClientProvider>
     </StrictMode>,
   );

@@ -96,16 +96,3 @@ export class OfflineBoundary extends Component<{ pathname: string; children: Rea
     throw this.state.error;
   }
 }
-
-/** Around what may fail without the page failing (the toasts' lazily loaded code, offline). */
-export class QuietBoundary extends Component<{ children: ReactNode }, { failed: boolean }> {
-  override state = { failed: false };
-
-  static getDerivedStateFromError() {
-    return { failed: true };
-  }
-
-  override render() {
-    return this.state.failed ? null : this.props.children;
-  }
-}
