@@ -131,8 +131,9 @@ test("after sign-out, nothing of the account is shown offline", async ({ browser
   await page.getByRole("button", { name: "Open menu" }).click();
   await page.getByRole("navigation", { name: "Main" }).getByRole("button", { name: "Logout" }).click();
   await expect(page).toHaveURL("/");
-  const kept = await page.evaluate(async () => (await (await caches.open("api-reads")).keys()).map((request) => new URL(request.url).pathname));
-  expect(kept).not.toContain("/api/programs/beginner");
+  await expect
+    .poll(() => page.evaluate(async () => (await (await caches.open("api-reads")).keys()).map((request) => new URL(request.url).pathname)))
+    .not.toContain("/api/programs/beginner");
 
   await cutNetwork(context);
   await page.goto("/program/beginner");

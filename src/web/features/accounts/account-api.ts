@@ -87,8 +87,9 @@ function useLeaveSignedOut() {
   const queryClient = useQueryClient();
   const navigate = useNavigate();
   return async (to: string) => {
+    // Started first, never waited for: the page must not hang on the browser's storage.
+    void forgetSignedInReads();
     await navigate(to, { replace: true });
-    await forgetSignedInReads();
     queryClient.clear();
     queryClient.setQueryData(meQuery.queryKey, { user: null });
   };

@@ -19,7 +19,7 @@ export function useFinishSignIn() {
     forgetPendingTargets();
     notify.success(AUTH_MESSAGES.loginSuccess);
     // Nothing another account left for offline use may show to this one (docs/product.md, "Offline").
-    await forgetSignedInReads();
+    void forgetSignedInReads();
     // A guarded target must see the new session, not the cached "logged out".
     await queryClient.invalidateQueries({ queryKey: meQuery.queryKey, refetchType: "all" });
     await navigate(target, { replace: true });
