@@ -117,7 +117,7 @@ export default tseslint.config(
     files: ["**/*.{ts,tsx}"],
     languageOptions: {
       parserOptions: {
-        project: ["./tsconfig.server.json", "./tsconfig.web.json", "./tsconfig.test.json"],
+        project: ["./tsconfig.server.json", "./tsconfig.web.json", "./tsconfig.sw.json", "./tsconfig.test.json"],
         tsconfigRootDir: import.meta.dirname,
       },
     },
@@ -155,6 +155,12 @@ export default tseslint.config(
   {
     files: ["src/shared/**/*.ts"],
     rules: noImport(["**/server/**", "**/web/**", "node:*"], "shared/ is pure: no server, browser or Node imports."),
+  },
+  {
+    // The service worker: Workbox and shared/ (docs/decisions/020-offline-with-a-service-worker.md).
+    files: ["src/sw/**/*.ts"],
+    languageOptions: { globals: { ...globals.serviceworker } },
+    rules: noImport(["**/server/**", "**/web/**", "node:*"], "The service worker imports Workbox and shared/ only."),
   },
   {
     files: ["src/web/**/*.{ts,tsx}"],

@@ -24,6 +24,9 @@ export default defineConfig({
   outputDir: `test-results/playwright-${PORT}`,
   use: {
     baseURL: E2E_BASE_URL,
+    // The app's service worker (docs/decisions/020-offline-with-a-service-worker.md) would answer
+    // requests some tests intercept or count; only the suites about it allow it.
+    serviceWorkers: "block",
     trace: "retain-on-failure",
     screenshot: "only-on-failure",
     launchOptions: {

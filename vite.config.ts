@@ -1,5 +1,6 @@
 import react from "@vitejs/plugin-react";
 import { defineConfig, type Plugin } from "vite";
+import { VitePWA } from "vite-plugin-pwa";
 
 // `npm run dev:web` forwards API calls to the server of `npm run dev:server` (API_PORT, default 3000).
 const apiOrigin = `http://localhost:${process.env.API_PORT ?? "3000"}`;
@@ -49,10 +50,52 @@ function inlineStylesheet(): Plugin {
   };
 }
 
+/**
+ * The web app manifest and the service worker (docs/decisions/020-offline-with-a-service-worker.md):
+ * Workbox's modules in src/sw/service-worker.ts, bundled by vite-plugin-pwa, which lists the app
+ * files for it to precache: only the two scripts every page starts with, which the first visit has
+ * just downloaded; index.html and a page's own code are kept as they are fetched, so that
+ * installing the worker costs a first visit no download of its own (docs/performance.md, "Data"). The app registers the worker itself (lib/service-worker.ts).
+ */
+const pwa = VitePWA({
+  strategies: "injectManifest",
+  srcDir: "../sw",
+  filename: "service-worker.ts",
+  registerType: "prompt",
+  injectRegister: false,
+  manifestFilename: "manifest.webmanifest",
+  includeManifestIcons: false,
+  manifest: {
+    name: "Trading Academy",
+    short_name: "Trading Academy",
+    description: "Learn to trade in three 4-week programs of videos and quizzes, from your first chart to professional strategies.",
+    id: "/",
+    start_url: "/program",
+    scope: "/",
+    display: "standalone",
+    // --navy in styles.css, as index.html's theme-color.
+    theme_color: "#0b1f3a",
+    background_color: "#ffffff",
+    icons: [
+      { src: "/icons/icon-192.png", sizes: "192x192", type: "image/png", purpose: "any" },
+      { src: "/icons/icon-512.png", sizes: "512x512", type: "image/png", purpose: "any" },
+      { src: "/icons/icon-maskable-512.png", sizes: "512x512", type: "image/png", purpose: "maskable" },
+    ],
+  },
+  injectManifest: {
+    globPatterns: ["assets/index-*.js", "assets/vendor-*.js", "assets/app-*.js"],
+    // Hashed names: the precache may take them from the browser's cache, not download them again.
+    dontCacheBustURLsMatching: /^assets\//,
+    rollupFormat: "es",
+    minify: true,
+    sourcemap: false,
+  },
+});
+
 export default defineConfig({
   root: "src/web",
   publicDir: "../../public",
-  plugins: [react(), inlineStylesheet()],
+  plugins: [react(), inlineStylesheet(), pwa],
   build: {
     outDir: "../../dist/web",
     emptyOutDir: true,
@@ -63,7 +106,10 @@ export default defineConfig({
       output: {
         // The libraries every page needs travel together in one cacheable file.
         codeSplitting: {
-          groups: [{ name: "vendor", test: /node_modules[\\/](react|react-dom|scheduler|react-router|@tanstack|zod)[\\/]/ }],
+          groups: [
+            { name: "vendor", test: /node_modules[\\/](react|react-dom|scheduler|react-router|@tanstack|zod)[\\/]/ },
+            { name: "app", test: /src[\\/](web[\\/](lib|ui[\\/]toast|session)|shared[\\/](plans|section-title|offline|contracts[\\/](errors|session|site)))/ },
+          ],
         },
       },
     },

@@ -7,6 +7,8 @@ import { siteConfigQuery } from "./lib/site-config.ts";
 import { createQueryClient } from "./lib/query-client.ts";
 import { prefetchProgramPage } from "./features/learning/learning-api.ts";
 import { AppRoutes, preloadPage } from "./router.tsx";
+import { registerServiceWorker } from "./lib/service-worker.ts";
+import { FallbackBoundary } from "./ui/fallback-boundary.tsx";
 import { Toasts } from "./ui/toast.tsx";
 import "./styles.css";
 
@@ -31,8 +33,13 @@ startTransition(() => {
         <BrowserRouter>
           <AppRoutes />
         </BrowserRouter>
-        <Toasts />
+        <FallbackBoundary fallback={null}>
+          <Toasts />
+        </FallbackBoundary>
       </QueryClientProvider>
     </StrictMode>,
   );
 });
+
+// Installable, and useful offline (docs/decisions/020-offline-with-a-service-worker.md).
+registerServiceWorker();

@@ -23,13 +23,24 @@ export type SetAnswerHeaders = (request: FastifyRequest, reply: FastifyReply) =>
 const ASSETS_PATH = "/assets/";
 
 /**
+ * The other built files that are not pages: the service worker's script, the icons (and the
+ * favicon every first visit asks for), docs/decisions/020-offline-with-a-service-worker.md.
+ */
+const BUILT_FILES = new Set(["/service-worker.js", "/favicon.svg"]);
+const ICONS_PATH = "/icons/";
+
+function isBuiltFile(url: string): boolean {
+  return url.startsWith(ASSETS_PATH) || url.startsWith(ICONS_PATH) || BUILT_FILES.has(url);
+}
+
+/**
  * What every answer carries, 404s, 429s and errors included: its request id and the security
  * headers (security.ts), computed once; a built script or stylesheet, only those it needs.
  */
 export function answerHeaders(securityHeaders: Record<string, string>): SetAnswerHeaders {
   const forAssets = assetSecurityHeaders(securityHeaders);
   return (request, reply) => {
-    reply.headers(request.url.startsWith(ASSETS_PATH) ? forAssets : securityHeaders).header(REQUEST_ID_HEADER, request.id);
+    reply.headers(isBuiltFile(request.url) ? forAssets : securityHeaders).header(REQUEST_ID_HEADER, request.id);
   };
 }
 

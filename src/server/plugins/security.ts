@@ -51,6 +51,9 @@ export function contentSecurityPolicy(env: Env) {
     connectSrc: ["'self'", ...chat.connect, ...paystack],
     frameSrc: [YOUTUBE_EMBED, ...chat.scripts, ...paystack],
     mediaSrc: ["'self'", ...chat.scripts],
+    // The service worker and the web app manifest (docs/decisions/020-offline-with-a-service-worker.md).
+    workerSrc: ["'self'"],
+    manifestSrc: ["'self'"],
     upgradeInsecureRequests: env.isProduction ? [] : null,
   };
 }
@@ -90,7 +93,8 @@ export function securityHeaders(env: Env): Record<string, string> {
 }
 
 /**
- * The headers a built script or stylesheet under /assets/ needs: the document's (the policy, frame
+ * The headers a built script or stylesheet under /assets/ needs (and the service worker's script,
+ * the icons, request-id.ts): the document's (the policy, frame
  * and opener rules) do nothing on a file that is not a page, and on a phone they cost some 650
  * bytes a file, twenty files a first visit (docs/performance.md, "Data"). Those files are ours,
  * built, never a learner's upload.

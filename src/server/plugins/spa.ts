@@ -10,6 +10,9 @@ import { isClientRoute } from "../../shared/routes.ts";
 import { webDistFolder } from "../paths.ts";
 import { sendNoRoute } from "./errors.ts";
 
+/** Written by vite-plugin-pwa from src/sw/service-worker.ts. */
+const SERVICE_WORKER_FILE = "service-worker.js";
+
 type Encoding = "br" | "gzip" | "identity";
 type Shell = Partial<Record<Encoding, Buffer>> & { identity: Buffer };
 
@@ -50,11 +53,19 @@ export async function registerSpa(
       wildcard: false,
       // The build writes .br and .gz beside each asset (scripts/precompress-web.ts).
       preCompressed: true,
+      // The ETag is what revalidates a file; a date and byte ranges beside it are bytes for nothing
+      // on every file of a first visit (docs/performance.md, "Data").
+      lastModified: false,
+      acceptRanges: false,
       setHeaders(reply, path) {
         const immutable = path.startsWith(join(webDistFolder, "assets"));
+        // The service worker is asked for on every visit and must be checked each time, so that a
+        // new version reaches the learner (docs/decisions/020-offline-with-a-service-worker.md).
+        // (`path` is the copy sent: service-worker.js.br or .gz, most of the time.)
+        const worker = path.startsWith(join(webDistFolder, SERVICE_WORKER_FILE));
         reply.header(
           "cache-control",
-          immutable ? "public, max-age=31536000, immutable" : "public, max-age=300",
+          immutable ? "public, max-age=31536000, immutable" : worker ? "no-cache" : "public, max-age=300",
         );
       },
     });

@@ -1,6 +1,7 @@
 // The one API client: every response is parsed with the shared Zod schema of its route.
 import type * as z from "zod/mini";
 import { apiErrorSchema } from "../../shared/contracts/errors.ts";
+import { keepForOffline } from "./service-worker.ts";
 
 export const NETWORK_ERROR_MESSAGE = "Network error. Please check your connection and try again.";
 export const GENERIC_ERROR_MESSAGE = "An unexpected error occurred. Please try again.";
@@ -47,6 +48,7 @@ export async function apiRequest<S extends z.ZodMiniType>(
     throw new ApiRequestError(NETWORK_ERROR_MESSAGE, 0, "NETWORK");
   }
 
+  if ((options.method ?? "GET") === "GET") keepForOffline(path, response);
   const payload: unknown = await response.json().catch(() => null);
   if (!response.ok) {
     const error = apiErrorSchema.safeParse(payload);

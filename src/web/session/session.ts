@@ -8,6 +8,7 @@ import {
   type MeUser,
 } from "../../shared/contracts/session.ts";
 import { apiRequest } from "../lib/api.ts";
+import { forgetSignedInReads } from "../lib/service-worker.ts";
 import { notify } from "../ui/toast.tsx";
 
 export const PLAN_WATCH_INTERVAL_MS = 30_000;
@@ -43,8 +44,12 @@ export function useSignOut() {
     mutationFn: () => apiRequest("/api/auth/sign-out", authAcknowledgementSchema, { method: "POST", body: {} }),
     // Leave first: a guarded page that saw the session end would send the visitor to /login.
     onSuccess: async () => {
+      // The reads kept for offline go first, before the home page asks for the session again
+      // (started, not waited for: the page must not hang on the browser's storage).
+      void forgetSignedInReads();
       await navigate("/");
-      // Nothing of this user's (progress, tracks) may show to whoever signs in next on this tab.
+      // Nothing of this user's (progress, tracks) may show to whoever signs in next on this tab,
+      // nor offline on this device (docs/product.md, "Offline").
       queryClient.clear();
       queryClient.setQueryData(meQuery.queryKey, { user: null });
     },

@@ -3,6 +3,7 @@ import { Outlet, useLocation } from "react-router";
 import { useRouteHead } from "../lib/page-title.ts";
 import { Footer } from "./footer.tsx";
 import { Header } from "./header.tsx";
+import { NewVersionPrompt, OfflineBoundary, OfflineNotice, OfflinePage, useOfflineWithoutData } from "./offline.tsx";
 
 function ScrollToTop() {
   const { pathname } = useLocation();
@@ -18,6 +19,20 @@ function RouteHead() {
   return null;
 }
 
+/** The page, or offline with nothing kept of it, the offline page (docs/product.md, "Offline"). */
+function Page() {
+  const { pathname } = useLocation();
+  const offlineWithoutData = useOfflineWithoutData(pathname);
+  if (offlineWithoutData) return <OfflinePage />;
+  return (
+    <OfflineBoundary pathname={pathname}>
+      <Suspense fallback={<p className="container page-loading">Loading...</p>}>
+        <Outlet />
+      </Suspense>
+    </OfflineBoundary>
+  );
+}
+
 export function Layout() {
   return (
     <>
@@ -27,10 +42,10 @@ export function Layout() {
       <ScrollToTop />
       <RouteHead />
       <Header />
+      <NewVersionPrompt />
+      <OfflineNotice />
       <main id="main" tabIndex={-1}>
-        <Suspense fallback={<p className="container page-loading">Loading...</p>}>
-          <Outlet />
-        </Suspense>
+        <Page />
       </main>
       <Footer />
     </>

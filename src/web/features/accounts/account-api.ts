@@ -13,6 +13,7 @@ import {
 import { messageResponseSchema } from "../../../shared/contracts/accounts.ts";
 import { authAcknowledgementSchema } from "../../../shared/contracts/session.ts";
 import { apiRequest } from "../../lib/api.ts";
+import { forgetSignedInReads } from "../../lib/service-worker.ts";
 import { withRedirect } from "../../session/redirects.ts";
 import { meQuery } from "../../session/session.ts";
 import { notify } from "../../ui/toast.tsx";
@@ -29,6 +30,8 @@ export function useAccountSessions() {
 export function useLinkedAccounts() {
   return useQuery({
     queryKey: ["account", "linked"],
+    // A sign-in read, never kept for offline: the account page shows without it.
+    meta: { offline: "optional" },
     queryFn: () => apiRequest("/api/auth/list-accounts", linkedAccountsResponseSchema),
   });
 }
@@ -84,6 +87,8 @@ function useLeaveSignedOut() {
   const queryClient = useQueryClient();
   const navigate = useNavigate();
   return async (to: string) => {
+    // Started first, never waited for: the page must not hang on the browser's storage.
+    void forgetSignedInReads();
     await navigate(to, { replace: true });
     queryClient.clear();
     queryClient.setQueryData(meQuery.queryKey, { user: null });

@@ -32,6 +32,7 @@ import {
 import { errorCode } from "./accounts-api.ts";
 import { useVerifyPendingPayments } from "../billing/pending-payments.ts";
 import "./account-page.css";
+import { DataSaverSection } from "./data-saver-section.tsx";
 
 /** A moment as people read it: "14 March 2027, 09:30". */
 function formatMoment(iso: string): string {
@@ -63,6 +64,7 @@ export function AccountPage() {
         <PasswordCard hasPassword={hasPassword} />
         <SignInMethodsCard providers={providers} error={linked.error?.message} />
         <SessionsCard />
+        <DataSaverSection />
         <DeleteCard user={user} hasPassword={hasPassword} />
       </div>
     </section>

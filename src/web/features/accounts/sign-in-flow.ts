@@ -4,6 +4,7 @@ import { useCallback, useEffect, useState } from "react";
 import { useNavigate, useSearchParams } from "react-router";
 import * as z from "zod/mini";
 import { AUTH_MESSAGES } from "../../../shared/contracts/accounts.ts";
+import { forgetSignedInReads } from "../../lib/service-worker.ts";
 import { notify } from "../../ui/toast.tsx";
 import { forgetPendingTargets, signInTarget, withRedirect } from "../../session/redirects.ts";
 import { meQuery, useSignedInUser } from "../../session/session.ts";
@@ -17,6 +18,8 @@ export function useFinishSignIn() {
     const target = signInTarget(searchParams.get("redirect"));
     forgetPendingTargets();
     notify.success(AUTH_MESSAGES.loginSuccess);
+    // Nothing another account left for offline use may show to this one (docs/product.md, "Offline").
+    void forgetSignedInReads();
     // A guarded target must see the new session, not the cached "logged out".
     await queryClient.invalidateQueries({ queryKey: meQuery.queryKey, refetchType: "all" });
     await navigate(target, { replace: true });

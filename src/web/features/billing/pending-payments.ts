@@ -25,6 +25,8 @@ export function useVerifyPendingPayments(): void {
     enabled: user !== null,
     staleTime: ASK_EVERY_MS,
     retry: false,
+    // Offline, the page shows without it (docs/product.md, "Offline").
+    meta: { offline: "optional" },
   });
 }
 

@@ -11,7 +11,7 @@ import { MarkIcon } from "../../ui/mark-icon.tsx";
 import { CompletionPanel } from "./completion-panel.tsx";
 import { COMPLETE_STEP, courseProgress, lessonPath, nextStepPath, QUIZ_ANCHOR, quizState, startLesson } from "./course.ts";
 import { Curriculum, StepMark } from "./curriculum.tsx";
-import { useMarkWatched } from "./learning-api.ts";
+import { NOT_SAVED_OFFLINE, notSavedOffline, useMarkWatched } from "./learning-api.ts";
 import { LessonMaterials } from "./lesson-materials.tsx";
 import { DeferredLessonQuestions } from "./deferred-lesson-questions.tsx";
 import { LessonVideoOf } from "./lesson-video.tsx";
@@ -93,6 +93,11 @@ export function CoursePlayer({ detail, track, lessonId }: { detail: TrackDetail;
                     reading={lesson.youtubeId === null}
                   />
                 </p>
+                {markWatched.variables === lesson.id && notSavedOffline(markWatched.error) && (
+                  <p role="alert" className="form-error">
+                    {NOT_SAVED_OFFLINE}
+                  </p>
+                )}
                 {lesson.description && <p className="lesson-description">{lesson.description}</p>}
                 <LessonMaterials track={track} moduleId={lesson.id} />
                 {quiz && quiz.moduleId === lesson.id && (

@@ -3,6 +3,7 @@
 // its data budget (docs/performance.md, "Data"). Even near, they wait until the page has loaded
 // and the browser is idle, so that they never hold up the lesson itself.
 import { lazy, Suspense, useEffect, useId, useRef, useState, type Ref } from "react";
+import { FallbackBoundary } from "../../ui/fallback-boundary.tsx";
 
 const LessonQuestions = lazy(async () => ({ default: (await import("./lesson-questions.tsx")).LessonQuestions }));
 
@@ -29,10 +30,13 @@ export function DeferredLessonQuestions(props: Props) {
   }, [near]);
 
   if (!near) return <QuestionsHeading sectionRef={placeholder} />;
+  // Offline, their code may never have been fetched: the lesson shows without them.
   return (
-    <Suspense fallback={<QuestionsHeading />}>
-      <LessonQuestions {...props} />
-    </Suspense>
+    <FallbackBoundary fallback={<QuestionsHeading unavailable />}>
+      <Suspense fallback={<QuestionsHeading />}>
+        <LessonQuestions {...props} />
+      </Suspense>
+    </FallbackBoundary>
   );
 }
 
@@ -63,11 +67,12 @@ function afterPageSettles(then: () => void): () => void {
  * The section as it stands until its code has come: its heading alone (the section then says that
  * its questions are loading, in the words of the support contracts, which come with its code).
  */
-function QuestionsHeading({ sectionRef }: { sectionRef?: Ref<HTMLElement> }) {
+function QuestionsHeading({ sectionRef, unavailable = false }: { sectionRef?: Ref<HTMLElement>; unavailable?: boolean }) {
   const headingId = useId();
   return (
     <section ref={sectionRef} className="lesson-questions lesson-questions-loading" aria-labelledby={headingId}>
       <h2 id={headingId}>Questions about this lesson</h2>
+      {unavailable && <p>The questions could not load. Check your connection and reload the page.</p>}
     </section>
   );
 }

@@ -19,7 +19,7 @@ import { isQuizUnlocked } from "../../../shared/learning.ts";
 import { lessonContentReadPath, lessonPositionsReadPath, programPageReads, trackReadPath } from "../../../shared/program-page-reads.ts";
 import { apiRequest, ApiRequestError } from "../../lib/api.ts";
 import { notify } from "../../ui/toast.tsx";
-import { browserSavesData } from "../../lib/data-saver.ts";
+import { dataSaverOn } from "../../lib/data-saver.ts";
 import { siteConfigQuery } from "../../lib/site-config.ts";
 import { COMPLETE_STEP, startLesson } from "./course.ts";
 import { thumbnailShown, WIDE_SCREEN } from "./video-watching.ts";
@@ -145,10 +145,18 @@ export function useMarkWatched(track: string) {
       void cache.progressChanged();
     },
     onError: (error) => {
-      notify.error(error.message);
+      // Offline, the button says so itself (notSavedOffline): the toasts' code may not be here.
+      if (!notSavedOffline(error)) notify.error(error.message);
       if (isStale(error)) void cache.refresh();
     },
   });
+}
+
+/** Mark as Watched offline is refused in words, never queued unseen (docs/product.md, "Offline"). */
+export const NOT_SAVED_OFFLINE = "You are offline: your progress was not saved. Try again when you are back online.";
+
+export function notSavedOffline(error: unknown): boolean {
+  return error instanceof ApiRequestError && error.code === "NETWORK";
 }
 
 export function useAnswerQuestion(track: string) {
@@ -206,7 +214,8 @@ export function prefetchProgramPage(queryClient: QueryClient, pathname: string):
   const { track, lessonId } = page;
   void queryClient.prefetchQuery(trackQuery(track));
   if (lessonId === COMPLETE_STEP) return;
-  void fetchThumbnailAhead(queryClient, track, lessonId).catch(() => undefined);
+  // The data saver fetches nothing ahead of the learner (docs/performance.md, "Data").
+  if (!dataSaverOn()) void fetchThumbnailAhead(queryClient, track, lessonId).catch(() => undefined);
   if (lessonId === null) return;
   void queryClient.prefetchQuery(lessonPositionsQuery(track));
   void queryClient.prefetchQuery(lessonContentQuery(track, lessonId));
@@ -223,7 +232,7 @@ async function fetchThumbnailAhead(queryClient: QueryClient, track: string, modu
   const image = new Image();
   image.fetchPriority = "high";
   image.src = thumbnailShown(site.youtubeThumbnailUrl, lesson.youtubeId, {
-    savesData: browserSavesData(),
+    savesData: false,
     wide: window.matchMedia(WIDE_SCREEN).matches,
   });
 }

@@ -5,7 +5,7 @@
 // YouTube.
 import { useEffect, useEffectEvent, useRef, useState, useSyncExternalStore } from "react";
 import { lessonTitle } from "../../../shared/learning.ts";
-import { browserSavesData } from "../../lib/data-saver.ts";
+import { useDataSaver } from "../../lib/data-saver.ts";
 import { useSiteConfig } from "../../lib/site-config.ts";
 import { useLessonPositions, useSaveLessonPosition } from "./learning-api.ts";
 import {
@@ -199,6 +199,7 @@ export function LessonVideo({ track, lessonId, youtubeId, lessonName, onPlayedTo
   }, [played, apiUrl, startKnown, offlineBeforeReady, gaveUp, youtubeId]);
 
   const thumbnails = site.data?.youtubeThumbnailUrl;
+  const savesData = useDataSaver();
   return (
     <>
       {played ? (
@@ -213,12 +214,12 @@ export function LessonVideo({ track, lessonId, youtubeId, lessonName, onPlayedTo
             onClick={() => setStatus("loading")}
           >
             {thumbnails !== undefined && (
-              // The small picture on a phone or when saving data (docs/performance.md, "Data").
+              // The small picture on a phone, the smallest with the data saver on (docs/performance.md, "Data").
               <picture>
-                {!browserSavesData() && <source media={WIDE_SCREEN} srcSet={youtubeThumbnailUrl(thumbnails, youtubeId, "hqdefault")} />}
+                {!savesData && <source media={WIDE_SCREEN} srcSet={youtubeThumbnailUrl(thumbnails, youtubeId, "hqdefault")} />}
                 <img
                   className="video-thumbnail"
-                  src={youtubeThumbnailUrl(thumbnails, youtubeId, "mqdefault")}
+                  src={youtubeThumbnailUrl(thumbnails, youtubeId, savesData ? "default" : "mqdefault")}
                   alt=""
                   decoding="async"
                   fetchPriority="high"

@@ -81,7 +81,8 @@ describe("thumbnailShown", () => {
   const base = "https://i.ytimg.com/vi/";
   it("is the larger picture only on a wide screen that does not save data", () => {
     expect(thumbnailShown(base, "dQw4w9WgXcQ", { wide: true, savesData: false })).toBe("https://i.ytimg.com/vi/dQw4w9WgXcQ/hqdefault.jpg");
-    expect(thumbnailShown(base, "dQw4w9WgXcQ", { wide: true, savesData: true })).toBe("https://i.ytimg.com/vi/dQw4w9WgXcQ/mqdefault.jpg");
+    expect(thumbnailShown(base, "dQw4w9WgXcQ", { wide: true, savesData: true })).toBe("https://i.ytimg.com/vi/dQw4w9WgXcQ/default.jpg");
+    expect(thumbnailShown(base, "dQw4w9WgXcQ", { wide: false, savesData: true })).toBe("https://i.ytimg.com/vi/dQw4w9WgXcQ/default.jpg");
     expect(thumbnailShown(base, "dQw4w9WgXcQ", { wide: false, savesData: false })).toBe("https://i.ytimg.com/vi/dQw4w9WgXcQ/mqdefault.jpg");
   });
 });

@@ -52,14 +52,17 @@ export function formatVideoTime(seconds: number): string {
 export const WIDE_SCREEN = "(min-width: 48rem)";
 
 /**
- * The thumbnail a lesson's picture shows: the small one on a phone or when the browser saves data
- * (docs/performance.md, "Data"), the larger one on a wide screen.
+ * The thumbnail a lesson's picture shows: the smallest with the data saver on (docs/performance.md,
+ * "Data"), the small one on a phone, the larger one on a wide screen.
  */
 export function thumbnailShown(base: string, youtubeId: string, screen: { savesData: boolean; wide: boolean }): string {
-  return youtubeThumbnailUrl(base, youtubeId, screen.wide && !screen.savesData ? "hqdefault" : "mqdefault");
+  return youtubeThumbnailUrl(base, youtubeId, screen.savesData ? "default" : screen.wide ? "hqdefault" : "mqdefault");
 }
 
-/** A video's thumbnail in one of YouTube's sizes: 320 by 180 ("mqdefault") or 480 by 360 ("hqdefault"). */
-export function youtubeThumbnailUrl(base: string, youtubeId: string, size: "mqdefault" | "hqdefault"): string {
+/**
+ * A video's thumbnail in one of YouTube's sizes: 120 by 90 ("default"), 320 by 180 ("mqdefault") or
+ * 480 by 360 ("hqdefault").
+ */
+export function youtubeThumbnailUrl(base: string, youtubeId: string, size: "default" | "mqdefault" | "hqdefault"): string {
   return `${base}${encodeURIComponent(youtubeId)}/${size}.jpg`;
 }

@@ -1,0 +1,148 @@
+// Installable, and useful offline (docs/product.md, "Offline"; docs/decisions/020): the manifest
+// and the service worker, a lesson opened before shown again with the network cut, the offline
+// page with Retry for a page never opened, and nothing of an account left after its sign-out.
+// Chromium at 360 px, as a phone.
+import { expect, test, type BrowserContext, type Page } from "@playwright/test";
+import { newSignedInContext, uniqueEmail } from "./support/accounts.ts";
+import { expectNoAxeViolations } from "./support/axe.ts";
+import { playButton } from "./support/youtube.ts";
+
+test.use({ serviceWorkers: "allow", viewport: { width: 360, height: 740 } });
+
+const OFFLINE_NOTICE = "You are offline. Pages you opened before show what you last saw.";
+const LESSON = "Welcome to the markets";
+const LESSON_NOTES = "What a market is, who takes part, and how a price is made.";
+
+/** The page's worker is installed, active and in control of the page. */
+async function workerInControl(page: Page) {
+  await expect
+    .poll(() => page.evaluate(() => navigator.serviceWorker.controller?.state ?? null), { timeout: 15_000 })
+    .toBe("activated");
+}
+
+/** Opens the first Beginner lesson and waits for its worker to have kept what it loaded. */
+async function openLesson(page: Page) {
+  await page.goto("/program/beginner");
+  await expect(playButton(page, LESSON)).toBeVisible();
+  await expect(page.getByText(LESSON_NOTES)).toBeVisible();
+  await workerInControl(page);
+  // The first visit's reads, handed to the worker once it controls the page, are in its cache.
+  await expect
+    .poll(() => page.evaluate(async () => (await (await caches.open("api-reads")).keys()).map((request) => new URL(request.url).pathname)), { timeout: 10_000 })
+    .toEqual(expect.arrayContaining(["/api/me", "/api/programs/beginner"]));
+  await page.waitForLoadState("networkidle");
+}
+
+async function cutNetwork(context: BrowserContext) {
+  await context.setOffline(true);
+}
+
+test("the app meets the install criteria: a manifest with Android's icons, and a service worker in control", async ({ browser }, testInfo) => {
+  const context = await browser.newContext({ serviceWorkers: "allow", viewport: { width: 360, height: 740 } });
+  const page = await context.newPage();
+  await page.goto("/");
+  const manifestHref = await page.locator('link[rel="manifest"]').getAttribute("href");
+  expect(manifestHref).toBe("/manifest.webmanifest");
+  const response = await page.request.get(manifestHref ?? "");
+  expect(response.headers()["content-type"]).toContain("manifest+json");
+  const manifest = (await response.json()) as {
+    name: string;
+    short_name: string;
+    start_url: string;
+    display: string;
+    theme_color: string;
+    icons: { src: string; sizes: string; type: string; purpose: string }[];
+  };
+  expect(manifest).toMatchObject({ name: "Trading Academy", start_url: "/program", display: "standalone", theme_color: "#0b1f3a" });
+  expect(manifest.icons).toEqual(
+    expect.arrayContaining([
+      expect.objectContaining({ sizes: "192x192", type: "image/png" }),
+      expect.objectContaining({ sizes: "512x512", type: "image/png", purpose: "any" }),
+      expect.objectContaining({ sizes: "512x512", type: "image/png", purpose: "maskable" }),
+    ]),
+  );
+  for (const icon of manifest.icons) {
+    const image = await page.request.get(icon.src);
+    expect(image.status(), icon.src).toBe(200);
+    expect(image.headers()["content-type"], icon.src).toBe("image/png");
+  }
+  // The worker answers fetches (its scope covers start_url), is checked for updates on each visit.
+  await workerInControl(page);
+  const worker = await page.evaluate(async () => {
+    const registration = await navigator.serviceWorker.getRegistration("/");
+    return { scope: registration?.scope, script: registration?.active?.scriptURL };
+  });
+  expect(worker.scope).toBe(new URL("/", page.url()).href);
+  expect(worker.script).toMatch(/\/service-worker\.js$/);
+  const script = await page.request.get("/service-worker.js");
+  expect(script.headers()["cache-control"]).toBe("no-cache");
+  // Its start page opens offline (Chrome's installability asks for a page that does).
+  await cutNetwork(context);
+  await page.goto("/");
+  await expect(page.getByRole("status").filter({ hasText: OFFLINE_NOTICE })).toBeVisible();
+  await expect(page.getByRole("link", { name: "Trading Academy home" })).toBeVisible();
+  await page.screenshot({ path: testInfo.outputPath("installable-offline-home.png") });
+  await context.close();
+});
+
+test("a lesson opened before opens again with the network cut: its notes, and the offline notice", async ({ browser }, testInfo) => {
+  const context = await newSignedInContext(browser, { email: uniqueEmail(testInfo) }, { serviceWorkers: "allow", viewport: { width: 360, height: 740 } });
+  const page = await context.newPage();
+  await openLesson(page);
+  await expect(page.getByRole("status").filter({ hasText: OFFLINE_NOTICE })).toHaveCount(0);
+
+  await cutNetwork(context);
+  await page.reload();
+  await expect(page.getByRole("status").filter({ hasText: OFFLINE_NOTICE })).toBeVisible();
+  await expect(page.getByRole("heading", { level: 2, name: new RegExp(LESSON) })).toBeVisible();
+  await expect(page.getByText(LESSON_NOTES)).toBeVisible();
+  await page.screenshot({ path: testInfo.outputPath("offline-lesson.png"), fullPage: true });
+  await expectNoAxeViolations(page, "a lesson offline, with the offline notice");
+
+  // Mark as Watched offline is refused in words, not lost.
+  await page.getByRole("button", { name: "Mark as Watched" }).click();
+  await expect(page.getByRole("alert")).toHaveText("You are offline: your progress was not saved. Try again when you are back online.");
+  await page.screenshot({ path: testInfo.outputPath("offline-mark-watched.png") });
+  await expectNoAxeViolations(page, "Mark as Watched refused offline");
+
+  // A page never opened on this device: the offline page and its Retry, never the browser's error.
+  await page.goto("/subscription");
+  await expect(page.getByRole("heading", { level: 1, name: "You are offline" })).toBeVisible();
+  const retry = page.getByRole("button", { name: "Retry" });
+  await expect(retry).toBeVisible();
+  await page.screenshot({ path: testInfo.outputPath("offline-page.png") });
+  await expectNoAxeViolations(page, "the offline page");
+  // Retry while still offline: the offline page again, never the browser's error.
+  await retry.click();
+  await expect(page.getByRole("heading", { level: 1, name: "You are offline" })).toBeVisible();
+  // With the network back, Retry shows the page.
+  await context.setOffline(false);
+  await retry.click();
+  await expect(page.getByRole("heading", { level: 1, name: "You are offline" })).toHaveCount(0);
+  await expect(page.getByRole("heading", { level: 1, name: "Subscription" })).toBeVisible();
+  await context.close();
+});
+
+test("after sign-out, nothing of the account is shown offline", async ({ browser }, testInfo) => {
+  const context = await newSignedInContext(browser, { email: uniqueEmail(testInfo), name: "Kofi Boateng" }, { serviceWorkers: "allow", viewport: { width: 360, height: 740 } });
+  const page = await context.newPage();
+  await openLesson(page);
+
+  await page.getByRole("button", { name: "Open menu" }).click();
+  await page.getByRole("navigation", { name: "Main" }).getByRole("button", { name: "Logout" }).click();
+  await expect(page).toHaveURL("/");
+  await expect
+    .poll(() => page.evaluate(async () => (await (await caches.open("api-reads")).keys()).map((request) => new URL(request.url).pathname)))
+    .not.toContain("/api/programs/beginner");
+
+  await cutNetwork(context);
+  await page.goto("/program/beginner");
+  await expect(page.getByRole("status").filter({ hasText: OFFLINE_NOTICE })).toBeVisible();
+  // Signed out, or the offline page: never the lesson, nor the name.
+  await expect(page.getByRole("main")).toBeVisible();
+  await expect(page.getByText(LESSON_NOTES)).toHaveCount(0);
+  await expect(page.getByText("Kofi Boateng")).toHaveCount(0);
+  await expect(page.getByText("Welcome to the markets")).toHaveCount(0);
+  await page.screenshot({ path: testInfo.outputPath("offline-after-sign-out.png") });
+  await context.close();
+});

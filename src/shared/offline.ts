@@ -1,0 +1,37 @@
+// What the service worker keeps for a learner offline, shared by the worker and the app
+// (docs/decisions/020-offline-with-a-service-worker.md, docs/product.md "Offline").
+
+/** The last answers of the reads below: signed-in data, deleted at sign-out and at sign-in. */
+export const API_READS_CACHE = "api-reads";
+
+/** The last index.html seen, which every page of the app is. */
+export const APP_SHELL_CACHE = "app-shell";
+
+/** The built files (hashed names) fetched after the app shell: the pages' own code. */
+export const SHELL_ASSETS_CACHE = "assets";
+
+/** The app's message to a new worker waiting to take over: the learner pressed Reload. */
+export const SKIP_WAITING = "SKIP_WAITING";
+
+/**
+ * The GET reads a page opened before shows again offline: the session and the site's settings
+ * (every page), the programs, a program's track, where the learner stopped and a lesson's notes,
+ * the account's sessions, the prices and the payment history. Never sign-in (/api/auth), payments
+ * being made, admin or anything else.
+ */
+const CACHED_API_READS: RegExp[] = [
+  /^\/api\/me$/,
+  /^\/api\/site$/,
+  /^\/api\/programs$/,
+  /^\/api\/programs\/[^/]+$/,
+  /^\/api\/programs\/[^/]+\/positions$/,
+  /^\/api\/programs\/[^/]+\/modules\/[^/]+$/,
+  /^\/api\/progress$/,
+  /^\/api\/accounts\/sessions$/,
+  /^\/api\/prices$/,
+  /^\/api\/payments$/,
+];
+
+export function isCachedApiRead(pathname: string): boolean {
+  return CACHED_API_READS.some((pattern) => pattern.test(pathname));
+}

@@ -1,0 +1,80 @@
+// The service worker (docs/decisions/020-offline-with-a-service-worker.md): Workbox's modules,
+// bundled by vite-plugin-pwa, which writes the list of files to precache into
+// `self.__WB_MANIFEST`. What is cached and what never is: docs/product.md, "Offline".
+import { clientsClaim } from "workbox-core";
+import { NavigationRoute, Route, Router } from "workbox-routing";
+import { CacheFirst, NetworkFirst } from "workbox-strategies";
+import { API_READS_CACHE, APP_SHELL_CACHE, isCachedApiRead, SHELL_ASSETS_CACHE, SKIP_WAITING } from "../shared/offline.ts";
+
+declare const self: ServiceWorkerGlobalScope & { __WB_MANIFEST: Array<{ url: string; revision: string | null } | string> };
+
+// The scripts every page starts with, as vite-plugin-pwa lists them (with the web app manifest,
+// which the browser fetches itself). Their names change with every version of the app, so a new
+// version is a new worker, which waits for the learner's Reload (lib/service-worker.ts in the app).
+const ENTRY_SCRIPTS = self.__WB_MANIFEST.map((entry) => `/${typeof entry === "string" ? entry : entry.url}`).filter((url) => url.startsWith("/assets/"));
+
+const router = new Router();
+
+// Every page of the app is index.html (the server adds the page's reads to its Link header): the
+// network first, and offline the last one seen, kept under one name. The app then decides between
+// the last data it saw and the offline page. The server's own addresses are not the app's pages.
+const APP_SHELL = "/index.html";
+const shell = new NetworkFirst({
+  cacheName: APP_SHELL_CACHE,
+  networkTimeoutSeconds: 4,
+  plugins: [{ cacheKeyWillBeUsed: async () => APP_SHELL }],
+});
+router.registerRoute(new NavigationRoute(shell, { denylist: [/^\/api\//, /^\/dev\//] }));
+
+/**
+ * A first install keeps the page that is open as the app shell, taken from the browser's cache
+ * (it was downloaded a moment ago): a first visit then opens offline too, for no more bytes.
+ */
+async function keepOpenPageAsShell(): Promise<void> {
+  const cache = await caches.open(APP_SHELL_CACHE);
+  if (await cache.match(APP_SHELL)) return;
+  const [page] = await self.clients.matchAll({ type: "window", includeUncontrolled: true });
+  if (!page) return;
+  const response = await fetch(page.url, { cache: "force-cache", credentials: "same-origin" });
+  if (response.ok && response.headers.get("content-type")?.startsWith("text/html")) await cache.put(APP_SHELL, response);
+}
+/** The entry scripts, from the browser's cache where the page has just put them (hashed names). */
+async function keepEntryScripts(): Promise<void> {
+  await (await caches.open(SHELL_ASSETS_CACHE)).addAll(ENTRY_SCRIPTS);
+}
+
+self.addEventListener("install", (event) => event.waitUntil(Promise.all([keepOpenPageAsShell().catch(() => undefined), keepEntryScripts()])));
+
+// Built files have hashed names and never change: the pages' lazy code is kept once fetched.
+router.registerRoute(
+  new Route(
+  ({ url, sameOrigin }) => sameOrigin && url.pathname.startsWith("/assets/"),
+  new CacheFirst({ cacheName: SHELL_ASSETS_CACHE }),
+  "GET",
+  ),
+);
+
+// The reads a learner reopens offline: the network first, the last answer seen when there is none
+// within 4 seconds. Never sign-in, payments or admin (isCachedApiRead); sign-out deletes this
+// cache (session.ts).
+router.registerRoute(
+  new Route(
+  ({ url, sameOrigin }) => sameOrigin && isCachedApiRead(url.pathname),
+  new NetworkFirst({ cacheName: API_READS_CACHE, networkTimeoutSeconds: 4 }),
+  "GET",
+  ),
+);
+
+router.addFetchListener();
+// The built files a page loaded before this worker controlled it (a first visit) come in a
+// CACHE_URLS message (lib/service-worker.ts in the app) and go through the routes above, from the
+// browser's cache.
+router.addCacheListener();
+
+self.addEventListener("message", (event) => {
+  const data: unknown = event.data;
+  if (typeof data === "object" && data !== null && Reflect.get(data, "type") === SKIP_WAITING) void self.skipWaiting();
+});
+
+// A first install controls the open page at once; an update waits for the learner's Reload.
+clientsClaim();
