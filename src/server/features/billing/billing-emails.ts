@@ -66,7 +66,7 @@ export function createBillingJobHandlers(deps: { db: Db; mailer: Mailer; appUrl:
         preference: "receipts",
         kind: "receipt",
         eventKey: `receipt:${payment.reference}`,
-        content: SMS_TEXTS.receipt(deps.appUrl, `GHS ${(payment.amountMinor / 100).toFixed(2)}`, payment.reference, receiptPath(payment.reference)),
+        content: SMS_TEXTS.receipt(deps.appUrl, `GHS ${(payment.amountMinor / 100).toFixed(2)}`, receiptPath(payment.reference)),
       });
       const what =
         payment.kind === "waitlist"

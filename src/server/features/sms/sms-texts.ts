@@ -36,6 +36,11 @@ function clip(text: string, max: number): string {
   return plain.length > max ? `${plain.slice(0, max - 1)}.` : plain;
 }
 
+/** The first wording that fits one SMS; the last (the shortest) when none does. */
+function firstThatFits(...texts: string[]): string {
+  return texts.find(fitsOneSms) ?? texts.at(-1) ?? "";
+}
+
 function dayOf(date: Date): string {
   return date.toLocaleDateString("en-GB", { day: "numeric", month: "short", year: "numeric", timeZone: "UTC" });
 }
@@ -46,10 +51,17 @@ export const SMS_TEXTS = {
     `Trading Academy: your ${plan} plan ends on ${dayOf(end)}. Renew to keep your access: ${shortLink(appUrl, "/subscription")}`,
   expired: (appUrl: string, plan: string) =>
     `Trading Academy: your ${plan} plan has ended; you are back on the free Beginner program. Renew: ${shortLink(appUrl, "/subscription")}`,
-  receipt: (appUrl: string, amount: string, reference: string, receiptPath: string) =>
-    `Trading Academy: payment of ${amount} received, ref ${clip(reference, 30)}. Thank you! Receipt: ${shortLink(appUrl, receiptPath)}`,
-  cohort: (appUrl: string, cohort: string, track: string, start: string, track_path: string) =>
-    `Trading Academy: you are admitted to the ${track} track of the ${clip(cohort, 20)} cohort, starting ${start}. ${shortLink(appUrl, track_path)}`,
+  receipt: (appUrl: string, amount: string, receiptPath: string) =>
+    firstThatFits(
+      `Trading Academy: payment of ${amount} received. Thank you! Your receipt: ${shortLink(appUrl, receiptPath)}`,
+      `Trading Academy: ${amount} received, thank you. Receipt: ${shortLink(appUrl, receiptPath)}`,
+    ),
+  cohort: (appUrl: string, cohort: string, track: string, start: string, trackPath: string) =>
+    firstThatFits(
+      `Trading Academy: you are admitted to the ${track} track of the ${clip(cohort, 20)} cohort, starting ${start}. ${shortLink(appUrl, trackPath)}`,
+      `Trading Academy: welcome to the ${clip(cohort, 20)} cohort (${track}), starting ${start}. ${shortLink(appUrl, trackPath)}`,
+      `Trading Academy: welcome to the ${clip(cohort, 20)} cohort (${track})! ${shortLink(appUrl, trackPath)}`,
+    ),
   mentorship: (appUrl: string, when: string) =>
     `Trading Academy: your mentorship session is booked for ${when}. Details: ${shortLink(appUrl, "/mentorship")}`,
 } as const;
