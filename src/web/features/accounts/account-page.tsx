@@ -31,6 +31,7 @@ import {
 } from "./account-api.ts";
 import { errorCode } from "./accounts-api.ts";
 import { useVerifyPendingPayments } from "../billing/pending-payments.ts";
+import { SmsCard } from "./sms-card.tsx";
 import "./account-page.css";
 
 /** A moment as people read it: "14 March 2027, 09:30". */
@@ -62,6 +63,7 @@ export function AccountPage() {
         <EmailCard user={user} />
         <PasswordCard hasPassword={hasPassword} />
         <SignInMethodsCard providers={providers} error={linked.error?.message} />
+        <SmsCard />
         <SessionsCard />
         <DeleteCard user={user} hasPassword={hasPassword} />
       </div>
