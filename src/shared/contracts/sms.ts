@@ -63,6 +63,22 @@ export const smsSettingsSchema = z.object({
 export type SmsSettings = z.infer<typeof smsSettingsSchema>;
 export const smsSettingsResponseSchema = z.object({ settings: smsSettingsSchema, message: z.optional(z.string()) });
 
+/** The SMS that have not gone through (yet), for the admin console: Hubtel refused them or did not answer. */
+export const failingSmsSchema = z.object({
+  total: z.number(),
+  messages: z.array(
+    z.object({
+      id: z.number(),
+      kind: z.string(),
+      to: z.string(),
+      attempts: z.number(),
+      lastError: z.nullable(z.string()),
+      createdAt: z.string(),
+    }),
+  ),
+});
+export type FailingSms = z.infer<typeof failingSmsSchema>["messages"][number];
+
 /** A phone number as Ghanaians write it: 024 123 4567. */
 export function formatGhanaPhone(e164: string): string {
   const national = e164.startsWith("+233") ? `0${e164.slice(4)}` : e164;

@@ -1,8 +1,8 @@
 // SMS settings on /account (docs/product.md, "SMS"), behind requireUser; the console's list of the
 // SMS that have not gone through, behind requireAdmin.
 import type { FastifyPluginAsyncZod, ZodTypeProvider } from "fastify-type-provider-zod";
-import * as z from "zod/mini";
 import {
+  failingSmsSchema,
   SMS_MESSAGES,
   smsConfirmRequestSchema,
   smsPhoneRequestSchema,
@@ -11,20 +11,6 @@ import {
 } from "../../../shared/contracts/sms.ts";
 import { requireAdmin, requireUser, signedInUser } from "../../auth/session.ts";
 import { confirmSmsCode, failingSmsMessages, removeSmsNumber, requestSmsCode, saveSmsPreferences, smsSettings } from "./sms.service.ts";
-
-const failingSmsSchema = z.object({
-  total: z.number(),
-  messages: z.array(
-    z.object({
-      id: z.number(),
-      kind: z.string(),
-      to: z.string(),
-      attempts: z.number(),
-      lastError: z.nullable(z.string()),
-      createdAt: z.string(),
-    }),
-  ),
-});
 
 export const smsRoutes: FastifyPluginAsyncZod = async (app) => {
   await app.register(async (plugin) => {
