@@ -3,6 +3,7 @@
 import { expect, test, type Page } from "@playwright/test";
 import { horizontalOverflow, mailFor, signedInAccount, uniqueEmail } from "./support/accounts.ts";
 import { expectNoAxeViolations } from "./support/axe.ts";
+import { setPlanWithCli } from "./support/operator.ts";
 
 test.use({ viewport: { width: 360, height: 780 } });
 
@@ -55,4 +56,15 @@ test("a learner adds a mobile number, confirms it with the SMS code and chooses 
   await smsCard(page).getByRole("button", { name: "Turn off SMS and remove my number" }).click();
   await expect(smsCard(page).getByRole("status")).toHaveText("Your number has been removed. No more SMS will be sent to you.");
   await expect(smsCard(page).getByLabel("Mobile number")).toBeVisible();
+});
+
+test("an admin sees the SMS not sent under Messages", async ({ page, context, request }, testInfo) => {
+  const email = uniqueEmail(testInfo);
+  await signedInAccount(context, request, { email, name: "Kofi Admin" });
+  await setPlanWithCli(email, "admin");
+  await page.goto("/admin?tab=messages");
+  const section = page.getByRole("region", { name: "SMS not sent" });
+  // The development mailbox takes every SMS: none is left failing.
+  await expect(section.getByText("Every SMS has gone through.")).toBeVisible();
+  await expectNoAxeViolations(page, "the admin's Messages tab with the SMS not sent");
 });
