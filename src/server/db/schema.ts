@@ -905,7 +905,7 @@ export const smsMessages = pgTable(
     kind: text("kind", { enum: ["code", "reminder", "receipt", "cohort", "mentorship"] }).notNull(),
     to: text("to").notNull(),
     content: text("content").notNull(),
-    status: text("status", { enum: ["pending", "sent", "failing"] }).notNull().default("pending"),
+    status: text("status", { enum: ["pending", "sent", "failing", "cancelled"] }).notNull().default("pending"),
     attempts: integer("attempts").notNull().default(0),
     lastError: text("last_error"),
     providerMessageId: text("provider_message_id"),

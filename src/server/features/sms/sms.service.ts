@@ -1,7 +1,7 @@
 // SMS (docs/product.md, "SMS"): a learner's Ghanaian mobile number, confirmed by a 6-digit code,
 // what they chose to receive, and the SMS of events, each queued once and sent by the job queue.
 import { createHmac, randomInt, timingSafeEqual } from "node:crypto";
-import { and, count, desc, eq, gt, isNotNull, ne, sql } from "drizzle-orm";
+import { and, count, desc, eq, gt, inArray, isNotNull, ne, sql } from "drizzle-orm";
 import parsePhoneNumber from "libphonenumber-js/max";
 import { z } from "zod";
 import {
@@ -55,7 +55,7 @@ export async function smsSettings(db: Db, userId: string): Promise<SmsSettings> 
     .where(and(eq(smsMessages.userId, userId), eq(smsMessages.kind, "code")))
     .orderBy(desc(smsMessages.id))
     .limit(1);
-  const codeStatus = !number.confirmedAt && code ? (code.status === "pending" ? "sending" : code.status) : null;
+  const codeStatus = number.confirmedAt || !code || code.status === "cancelled" ? null : code.status === "pending" ? "sending" : code.status;
   return {
     phone: number.phone,
     confirmed: number.confirmedAt !== null,
@@ -171,8 +171,8 @@ export async function removeSmsNumber(db: Db, userId: string): Promise<void> {
     await tx.delete(smsNumbers).where(eq(smsNumbers.userId, userId));
     await tx
       .update(smsMessages)
-      .set({ status: "sent", lastError: "not sent: SMS turned off" })
-      .where(and(eq(smsMessages.userId, userId), ne(smsMessages.status, "sent")));
+      .set({ status: "cancelled", lastError: "not sent: SMS turned off" })
+      .where(and(eq(smsMessages.userId, userId), inArray(smsMessages.status, ["pending", "failing"])));
   });
 }
 
@@ -185,7 +185,7 @@ export function createSmsJobHandler(deps: { db: Db; sender: SmsSender; secret: s
   return async (payload: unknown) => {
     const { messageId } = smsJobSchema.parse(payload);
     const [message] = await deps.db.select().from(smsMessages).where(eq(smsMessages.id, messageId));
-    if (!message || message.status === "sent") return;
+    if (!message || message.status === "sent" || message.status === "cancelled") return;
     let content = message.content;
     if (message.kind === "code") {
       // A fresh code for each try: only its hash is kept, with its expiry and tries.
@@ -201,7 +201,7 @@ export function createSmsJobHandler(deps: { db: Db; sender: SmsSender; secret: s
         .returning({ userId: smsNumbers.userId });
       // The number was changed, confirmed or removed since: this code is not needed.
       if (updated.length === 0) {
-        await deps.db.update(smsMessages).set({ status: "sent", lastError: "not sent: no longer needed" }).where(eq(smsMessages.id, messageId));
+        await deps.db.update(smsMessages).set({ status: "cancelled", lastError: "not sent: no longer needed" }).where(eq(smsMessages.id, messageId));
         return;
       }
       content = SMS_TEXTS.code(code);
