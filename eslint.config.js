@@ -27,6 +27,8 @@ const SEAMS = {
     "learning/certificates.ts",
     // Mentorship needs Advanced: every plan change that loses it (users, billing) cancels the open requests.
     "support/mentorship-plan.ts",
+    // Receipts, reminders, cohort admissions and mentorship confirmations also go by SMS, each once.
+    "sms/sms-events.ts",
   ],
   web: [
     // The published catalogue: the avatar menu and the plans' cards list its programs.

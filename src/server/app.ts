@@ -63,6 +63,10 @@ import { createJobRunner, pendingJobCounts, type JobHandlers, type JobRunner } f
 import { createScheduler, type Scheduler } from "./jobs/scheduler.ts";
 import { SCHEDULES } from "./schedules.ts";
 import { createMetrics } from "./metrics/metrics.ts";
+import { createSmsSender } from "./integrations/sms.ts";
+import { createSmsJobHandler } from "./features/sms/sms.service.ts";
+import { SMS_JOB } from "./features/sms/sms-events.ts";
+import { smsRoutes } from "./features/sms/sms.routes.ts";
 import { registerMetrics } from "./metrics/metrics.routes.ts";
 import { frameworkErrorAnswer, registerClosingAnswer, registerErrorHandling } from "./plugins/errors.ts";
 import { registerInputGuard } from "./plugins/input-guard.ts";
@@ -186,6 +190,13 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     }),
     [ADMIT_ALL_JOB]: cohortJobs.admitAll,
     [COHORT_WELCOME_JOB]: cohortJobs.welcome,
+    // SMS through Hubtel, or the development mailbox (docs/integrations.md, "Hubtel SMS").
+    [SMS_JOB]: createSmsJobHandler({
+      db: database.db,
+      sender: createSmsSender({ env, db: database.db, log: app.log }),
+      secret: env.authSecret,
+      metrics: () => metrics,
+    }),
     // Queued by the payment-reconciliation schedule (schedules.ts); Paystack is asked outside it.
     [RECONCILE_JOB]: async () => {
       const services = { db: database.db, ...paymentServices() };
@@ -247,6 +258,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(supportRoutes);
   await app.register(billingRoutes({ db: database.db, env, log: app.log, paystack, metrics }));
   await app.register(adminRoutes);
+  await app.register(smsRoutes);
   await app.register(announcementRoutes);
   if (options.operatorToken) await app.register(operatorRoutes(options.operatorToken, database.dumpDataDir, paymentServices()));
   if (options.developmentTools && !env.isProduction) await options.developmentTools(app);

@@ -272,25 +272,39 @@ describe("readEnv", () => {
   });
 
   describe("missing services", () => {
-    it("production without SMTP, Paystack and the chat widget: one warning each", () => {
+    it("production without SMTP, Paystack, Hubtel and the chat widget: one warning each", () => {
       const warnings = missingServiceWarnings(readEnv(PRODUCTION));
       expect(warnings).toEqual([
         expect.stringMatching(/^SMTP_URL is not set: no email can be sent/),
         expect.stringMatching(/^PAYSTACK_SECRET_KEY is not set: payments are disabled/),
+        expect.stringMatching(/^HUBTEL_CLIENT_ID and HUBTEL_CLIENT_SECRET are not set: no SMS can be sent/),
         expect.stringMatching(/^CHAT_WIDGET_URL is not set/),
       ]);
       expect(serviceStatus(readEnv(PRODUCTION))).toEqual({ email: "missing", payments: "missing", chat: "missing" });
     });
 
-    it("production with all three: no warning", () => {
+    it("production with all four: no warning", () => {
       const env = readEnv({
         ...PRODUCTION,
         SMTP_URL: "smtps://u:p@smtp.example.com:465",
         PAYSTACK_SECRET_KEY: "sk_live_x",
+        HUBTEL_CLIENT_ID: "client",
+        HUBTEL_CLIENT_SECRET: "secret",
         CHAT_WIDGET_URL: "https://embed.tawk.to/abc/default",
       });
       expect(missingServiceWarnings(env)).toEqual([]);
       expect(serviceStatus(env)).toEqual({ email: "smtp", payments: "paystack", chat: "configured" });
+    });
+
+    it("Hubtel: both keys or none, the default address and a sender name of 11 letters or digits at most", () => {
+      expect(readEnv({ HUBTEL_CLIENT_ID: "client", HUBTEL_CLIENT_SECRET: "secret" }).hubtel).toEqual({
+        url: "https://smsc.hubtel.com",
+        clientId: "client",
+        clientSecret: "secret",
+        senderId: "TradingAcad",
+      });
+      expect(readEnv({ HUBTEL_CLIENT_ID: "client" }).hubtel).toBeNull();
+      expect(() => readEnv({ HUBTEL_SENDER_ID: "Trading Academy" })).toThrow(/HUBTEL_SENDER_ID/);
     });
 
     it("the demo's stand-ins are no warning, the missing chat widget is", () => {

@@ -126,6 +126,13 @@ const envSchema = z.object({
     .max(10_000, "must be at most 10000 emails a minute")
     .default(120),
 
+  // SMS through Hubtel (docs/integrations.md, "Hubtel SMS"): both keys, or neither.
+  HUBTEL_SMS_URL: webUrl("https://smsc.hubtel.com").default("https://smsc.hubtel.com"),
+  HUBTEL_CLIENT_ID: z.string().optional(),
+  HUBTEL_CLIENT_SECRET: z.string().optional(),
+  // The sender name an SMS shows: Hubtel allows at most 11 letters or digits.
+  HUBTEL_SENDER_ID: z.string().regex(/^[A-Za-z0-9]{1,11}$/, "must be 1 to 11 letters or digits, such as TradingAcad").default("TradingAcad"),
+
   GOOGLE_CLIENT_ID: z.string().optional(),
   GOOGLE_CLIENT_SECRET: z.string().optional(),
   GOOGLE_DISCOVERY_URL: webUrl("https://accounts.google.com/.well-known/openid-configuration").default("https://accounts.google.com/.well-known/openid-configuration"),
@@ -216,6 +223,8 @@ export type Env = {
   authSecret: string;
   /** `announcementsPerMinute`: at most this many announcement emails leave in any minute. */
   mail: { smtpUrl: string | null; from: string; announcementsPerMinute: number };
+  /** Hubtel's SMS API; null without its keys: development's mailbox, production sends none. */
+  hubtel: { url: string; clientId: string; clientSecret: string; senderId: string } | null;
   google: { clientId: string; clientSecret: string; discoveryUrl: string } | null;
   paystack: PaystackConfig;
   exchangeRateUrl: string;
@@ -341,6 +350,15 @@ export function readEnv(source: Record<string, string | undefined> = process.env
     socialLinks: env.SOCIAL_LINKS,
     authSecret: env.AUTH_SECRET ?? DEVELOPMENT_AUTH_SECRET,
     mail: { smtpUrl: env.SMTP_URL ?? null, from: env.MAIL_FROM, announcementsPerMinute: env.ANNOUNCEMENT_MAILS_PER_MINUTE },
+    hubtel:
+      env.HUBTEL_CLIENT_ID && env.HUBTEL_CLIENT_SECRET
+        ? {
+            url: env.HUBTEL_SMS_URL.replace(/\/$/, ""),
+            clientId: env.HUBTEL_CLIENT_ID,
+            clientSecret: env.HUBTEL_CLIENT_SECRET,
+            senderId: env.HUBTEL_SENDER_ID,
+          }
+        : null,
     paystack: env.PAYSTACK_SECRET_KEY
       ? {
           mode: "live",
@@ -403,6 +421,9 @@ export function missingServiceWarnings(env: Env): string[] {
       "SMTP_URL is not set: no email can be sent (verification, password reset, receipts, reminders)",
     status.payments === "missing" &&
       'PAYSTACK_SECRET_KEY is not set: payments are disabled ("Payment service is not available")',
+    env.isProduction &&
+      !env.hubtel &&
+      "HUBTEL_CLIENT_ID and HUBTEL_CLIENT_SECRET are not set: no SMS can be sent (confirmation codes, reminders, receipts)",
     status.chat === "missing" && "CHAT_WIDGET_URL is not set: the chat page says chat is not available",
   ].filter((warning) => typeof warning === "string");
 }

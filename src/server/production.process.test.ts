@@ -279,6 +279,7 @@ describe("the production runtime", () => {
     for (const variable of ["SMTP_URL", "PAYSTACK_SECRET_KEY", "CHAT_WIDGET_URL"]) {
       expect(logLines.filter((line) => line.includes(`${variable} is not set`)), variable).toHaveLength(1);
     }
+    expect(logLines.filter((line) => line.includes("HUBTEL_CLIENT_ID and HUBTEL_CLIENT_SECRET are not set"))).toHaveLength(1);
     const health = (await (await fetch(`${base}/api/health`)).json()) as { services: unknown };
     expect(health.services).toEqual({ email: "missing", payments: "missing", chat: "missing" });
 

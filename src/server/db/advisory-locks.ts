@@ -16,3 +16,9 @@ export const ANNOUNCEMENT_SENDING_LOCK = { classId: PROJECT_LOCK_CLASS, id: 2 } 
 
 /** Scheduled work: one lock per schedule, its id the hash of the schedule's name. */
 export const SCHEDULE_LOCK_CLASS = PROJECT_LOCK_CLASS + 1;
+
+/**
+ * Taken (per transaction) while a confirmation code is counted against its limits and recorded,
+ * so that codes asked for at once, on several instances, cannot pass a limit together.
+ */
+export const SMS_CODE_LOCK = { classId: PROJECT_LOCK_CLASS, id: 3 } as const;

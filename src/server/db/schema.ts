@@ -850,3 +850,69 @@ export const announcementUnsubscribes = pgTable("announcement_unsubscribes", {
     .references(() => users.id, { onDelete: "cascade" }),
   createdAt: createdAt(),
 });
+
+/**
+ * sms_numbers: a learner's Ghanaian mobile number in E.164, once confirmed by a code, and what they
+ * chose to receive by SMS (docs/product.md, "SMS"). The code is kept hashed, never as sent.
+ */
+export const smsNumbers = pgTable(
+  "sms_numbers",
+  {
+    userId: text("user_id")
+      .primaryKey()
+      .references(() => users.id, { onDelete: "cascade" }),
+    phone: text("phone").notNull(),
+    confirmedAt: timestamp("confirmed_at", { withTimezone: true }),
+    codeHash: text("code_hash"),
+    codeExpiresAt: timestamp("code_expires_at", { withTimezone: true }),
+    codeTriesLeft: integer("code_tries_left").notNull().default(0),
+    reminders: boolean("reminders").notNull().default(true),
+    receipts: boolean("receipts").notNull().default(true),
+    cohorts: boolean("cohorts").notNull().default(true),
+    mentorship: boolean("mentorship").notNull().default(true),
+    createdAt: createdAt(),
+  },
+  // A number belongs to one account once confirmed; unconfirmed, several may be trying it.
+  (table) => [uniqueIndex("sms_numbers_confirmed_phone_unique").on(table.phone).where(sql`${table.confirmedAt} is not null`)],
+);
+
+/** sms_code_requests: each confirmation code asked for, counted by the limits per number, account and address. */
+export const smsCodeRequests = pgTable(
+  "sms_code_requests",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    phone: text("phone").notNull(),
+    userId: text("user_id").references(() => users.id, { onDelete: "cascade" }),
+    ip: text("ip").notNull(),
+    createdAt: createdAt(),
+  },
+  (table) => [
+    index("sms_code_requests_phone_idx").on(table.phone, table.createdAt),
+    index("sms_code_requests_user_idx").on(table.userId, table.createdAt),
+    index("sms_code_requests_ip_idx").on(table.ip, table.createdAt),
+  ],
+);
+
+/**
+ * sms_messages: one row per event that sends an SMS (`eventKey` unique: never two for one event),
+ * sent by the job queue; a code's text is kept without the code.
+ */
+export const smsMessages = pgTable(
+  "sms_messages",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    eventKey: text("event_key").notNull().unique(),
+    userId: text("user_id").references(() => users.id, { onDelete: "cascade" }),
+    kind: text("kind", { enum: ["code", "reminder", "receipt", "cohort", "mentorship"] }).notNull(),
+    to: text("to").notNull(),
+    content: text("content").notNull(),
+    status: text("status", { enum: ["pending", "sent", "failing", "cancelled"] }).notNull().default("pending"),
+    attempts: integer("attempts").notNull().default(0),
+    lastError: text("last_error"),
+    providerMessageId: text("provider_message_id"),
+    rate: text("rate"),
+    sentAt: timestamp("sent_at", { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (table) => [index("sms_messages_failing_idx").on(table.createdAt).where(sql`${table.status} = 'failing'`)],
+);

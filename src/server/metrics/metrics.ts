@@ -18,6 +18,8 @@ export type Metrics = {
   /** A pending refund asked about at Paystack (docs/subscriptions.md, "Refunds"). */
   refundReconciled(outcome: string): void;
   exchangeRateFetchFailed(): void;
+  /** One SMS handed to Hubtel, by kind and outcome (accepted, failed) (docs/integrations.md, "Hubtel SMS"). */
+  smsSent(kind: string, outcome: "accepted" | "failed"): void;
   /** A fetched rate refused as implausible (docs/integrations.md, "Exchange rate"). */
   exchangeRateRefused(reason: ExchangeRateRefusal): void;
 };
@@ -110,6 +112,12 @@ export function createMetrics(sources: MetricSources): Metrics {
     labelNames: ["reason"] as const,
     registers,
   });
+  const smsSent = new Counter({
+    name: "sms_sent_total",
+    help: "SMS handed to Hubtel (or the development mailbox), by kind and outcome (accepted, failed: retried).",
+    labelNames: ["kind", "outcome"] as const,
+    registers,
+  });
   for (const reason of EXCHANGE_RATE_REFUSALS) exchangeRateRefusals.inc({ reason }, 0);
 
   return {
@@ -117,6 +125,7 @@ export function createMetrics(sources: MetricSources): Metrics {
     observeRequest: (method, route, statusCode, seconds) =>
       requestDuration.observe({ method, route, status_code: statusCode }, seconds),
     jobFailed: (kind) => jobFailures.inc({ kind }),
+    smsSent: (kind, outcome) => smsSent.inc({ kind, outcome }),
     paymentCredited: ({ kind, plan, amountMinor }) => {
       paymentsCredited.inc({ kind, plan });
       paymentsCreditedPesewas.inc({ kind, plan }, amountMinor);

@@ -84,8 +84,8 @@ async function checkDeletable(tx: Tx, user: { id: string; subscriptionPlan: stri
 /**
  * Deletes the account in one transaction, once the auth library has checked the password (or the
  * recent sign-in): the users row goes last, and with it, through the foreign keys, its sessions,
- * sign-in methods, progress, quiz answers, waitlist place, reminders, questions and answers and
- * mentorship requests. Then the confirmation mail goes out, by a job queued in the same transaction.
+ * sign-in methods, progress, quiz answers, waitlist place, reminders, questions and answers,
+ * mentorship requests and the SMS number with its messages. Then the confirmation mail goes out, by a job queued in the same transaction.
  */
 export async function deleteAccount(db: Db, userId: string, now: Date): Promise<void> {
   await db.transaction(async (tx) => {

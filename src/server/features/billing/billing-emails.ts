@@ -9,6 +9,7 @@ import { cardAuthorizations, payments, refunds, renewalCharges, users } from "..
 import { emailLayout } from "../../emails/layout.ts";
 import type { Business } from "../../env.ts";
 import type { Mailer } from "../../integrations/mail.ts";
+import { queueEventSms, SMS_TEXTS } from "../sms/sms-events.ts";
 import { receiptOf } from "./billing-history.ts";
 
 const receiptJobSchema = z.object({ reference: z.string() });
@@ -59,6 +60,14 @@ export function createBillingJobHandlers(deps: { db: Db; mailer: Mailer; appUrl:
       if (!row) return;
       const { payment, user } = row;
       const receipt = await receiptOf(deps.db, deps.business, payment, user.name);
+      // The short receipt by SMS, once per payment (docs/product.md, "SMS").
+      await queueEventSms(deps.db, {
+        userId: user.id,
+        preference: "receipts",
+        kind: "receipt",
+        eventKey: `receipt:${payment.reference}`,
+        content: SMS_TEXTS.receipt(deps.appUrl, `GHS ${(payment.amountMinor / 100).toFixed(2)}`, receiptPath(payment.reference)),
+      });
       const what =
         payment.kind === "waitlist"
           ? `your place on the waitlist (${PLAN_LABELS[payment.plan]} track) and its first month`
@@ -178,6 +187,13 @@ export function createBillingJobHandlers(deps: { db: Db; mailer: Mailer; appUrl:
       // A card payer who chose automatic renewal is told what will happen, not asked to renew.
       const renewsItself = ending && card?.autoRenew === true && card.reusable;
       const cardName = cardNameOf(card);
+      await queueEventSms(deps.db, {
+        userId: user.id,
+        preference: "reminders",
+        kind: "reminder",
+        eventKey: `reminder:${user.id}:${reminder.periodEnd}:${reminder.kind}`,
+        content: ending ? SMS_TEXTS.endingSoon(deps.appUrl, plan, user.subscriptionEnd) : SMS_TEXTS.expired(deps.appUrl, plan),
+      });
       await deps.mailer.send(
         emailLayout({
           to: user.email,

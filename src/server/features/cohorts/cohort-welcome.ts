@@ -10,6 +10,7 @@ import { cohorts, users } from "../../db/schema.ts";
 import { emailLayout } from "../../emails/layout.ts";
 import type { Mailer } from "../../integrations/mail.ts";
 import { enqueueJob } from "../../jobs/queue.ts";
+import { queueEventSms, SMS_TEXTS } from "../sms/sms-events.ts";
 
 export const COHORT_WELCOME_JOB = "cohort.welcome";
 
@@ -49,6 +50,13 @@ export function createWelcomeJobHandler(deps: { db: Db; mailer: Mailer; appUrl: 
     const track = PLAN_LABELS[job.track];
     // The start as it stands when the email goes: an administrator may have moved it since.
     const start = formatCohortStart(row.startsOn);
+    await queueEventSms(deps.db, {
+      userId: job.userId,
+      preference: "cohorts",
+      kind: "cohort",
+      eventKey: `cohort:${job.userId}:${job.cohort}`,
+      content: SMS_TEXTS.cohort(deps.appUrl, job.cohort, track, start, `/program/${job.track}`),
+    });
     await deps.mailer.send(
       emailLayout({
         to: row.email,

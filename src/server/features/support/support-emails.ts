@@ -7,6 +7,7 @@ import type { Db } from "../../db/client.ts";
 import { lessonAnswers, lessonQuestions, modules, users } from "../../db/schema.ts";
 import { emailLayout } from "../../emails/layout.ts";
 import type { Mailer } from "../../integrations/mail.ts";
+import { queueEventSms, SMS_TEXTS } from "../sms/sms-events.ts";
 import { requestWithLearner } from "./mentorship.service.ts";
 
 const answerJobSchema = z.object({ answerId: z.string() });
@@ -66,6 +67,13 @@ export function createSupportJobHandlers(deps: { db: Db; mailer: Mailer; appUrl:
       const action = { label: "See my mentorship requests", url: `${deps.appUrl}/mentorship` };
       if (request.status === "confirmed" && request.scheduledAt) {
         const when = formatAcademyTime(request.scheduledAt);
+        await queueEventSms(deps.db, {
+          userId: user.id,
+          preference: "mentorship",
+          kind: "mentorship",
+          eventKey: `mentorship:${request.id}:${request.scheduledAt.toISOString()}`,
+          content: SMS_TEXTS.mentorship(deps.appUrl, when),
+        });
         await deps.mailer.send(
           emailLayout({
             to: user.email,

@@ -31,6 +31,7 @@ import {
 } from "./account-api.ts";
 import { errorCode } from "./accounts-api.ts";
 import { useVerifyPendingPayments } from "../billing/pending-payments.ts";
+import { SmsCard } from "./sms-card.tsx";
 import "./account-page.css";
 import { DataSaverSection } from "./data-saver-section.tsx";
 
@@ -63,6 +64,7 @@ export function AccountPage() {
         <EmailCard user={user} />
         <PasswordCard hasPassword={hasPassword} />
         <SignInMethodsCard providers={providers} error={linked.error?.message} />
+        <SmsCard />
         <SessionsCard />
         <DataSaverSection />
         <DeleteCard user={user} hasPassword={hasPassword} />

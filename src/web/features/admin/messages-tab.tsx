@@ -1,11 +1,22 @@
-// The Messages tab: what visitors sent through the contact form, newest first.
+// The Messages tab: what visitors sent through the contact form, newest first, then the SMS that
+// have not gone through.
 import type { AdminContactMessage } from "../../../shared/contracts/admin.ts";
 import { PagedTable, usePageParam } from "../../ui/pagination.tsx";
 import { formatLocalDateTime, useAdminMessages } from "./admin-records-api.ts";
+import { FailingSmsList } from "./failing-sms.tsx";
 import { EmailText } from "./user-link.tsx";
 import "./users.css";
 
 export function MessagesTab() {
+  return (
+    <>
+      <ContactMessages />
+      <FailingSmsList />
+    </>
+  );
+}
+
+function ContactMessages() {
   const [page, setPage] = usePageParam();
   const messages = useAdminMessages(page);
   const rows = messages.data?.messages ?? [];

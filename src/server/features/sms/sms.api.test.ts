@@ -1,0 +1,272 @@
+// SMS through Hubtel (docs/product.md, "SMS"; docs/integrations.md, "Hubtel SMS"), against a fake
+// of Hubtel's API that speaks its documented request and answer.
+import { eq, sql } from "drizzle-orm";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { paymentReference } from "../../../shared/billing.ts";
+import { receiptPath } from "../../../shared/contracts/billing.ts";
+import { SMS_CODE_LIMITS, SMS_MESSAGES } from "../../../shared/contracts/sms.ts";
+import { jobs, smsCodeRequests, smsMessages, smsNumbers, users } from "../../db/schema.ts";
+import { deleteAccount } from "../accounts/account-deletion.ts";
+import { expireSubscriptions } from "../billing/billing-expiry.ts";
+import { createSignedInUser, ipAllocator, limitAnswer, type TestUser } from "../../testing/accounts.ts";
+import { startHubtelFake, type HubtelFake } from "../../testing/hubtel-fake.ts";
+import { scrapeMetrics, TEST_METRICS_TOKEN } from "../../testing/metrics.ts";
+import { createTestApp, type TestApp } from "../../testing/test-app.ts";
+import { queueEventSms } from "./sms-events.ts";
+import { fitsOneSms, gsm7Length, SMS_TEXTS } from "./sms-texts.ts";
+import { normaliseGhanaMobile } from "./sms.service.ts";
+
+const nextIp = ipAllocator(180);
+const DAY = 86_400_000;
+
+describe("Ghanaian mobile numbers", () => {
+  it("reads the common ways of writing one, into E.164", () => {
+    for (const written of ["024 123 4567", "0241234567", "+233 24 123 4567", "233241234567", "+233241234567", "024-123-4567"]) {
+      expect(normaliseGhanaMobile(written), written).toBe("+233241234567");
+    }
+    // The ranges in use, as libphonenumber's metadata has them (025 and 059: only some of their blocks).
+    for (const prefix of ["020", "023", "024", "0256", "026", "027", "028", "050", "053", "054", "055", "056", "057", "0596"]) {
+      const number = `${prefix}${"6123456".slice(prefix.length - 3)}`;
+      expect(normaliseGhanaMobile(number), number).toBe(`+233${number.slice(1)}`);
+    }
+  });
+
+  it("refuses landlines, foreign numbers and wrong lengths", () => {
+    for (const written of ["030 123 4567", "024 123 456", "024 123 45678", "+44 7700 900123", "hello", "", "+233 30 290 1234"]) {
+      expect(normaliseGhanaMobile(written), written).toBeNull();
+    }
+  });
+});
+
+describe("SMS texts", () => {
+  const appUrl = "https://academy.tradingacademy.com";
+  it("each fits one SMS of 160 GSM-7 characters, with long values", () => {
+    const texts = [
+      SMS_TEXTS.code("123456"),
+      SMS_TEXTS.endingSoon(appUrl, "Intermediate", new Date("2026-09-30T00:00:00Z")),
+      SMS_TEXTS.expired(appUrl, "Intermediate"),
+      SMS_TEXTS.receipt(appUrl, "GHS 12345.67", receiptPath(paymentReference("waitlist", "intermediate", Date.now()))),
+      SMS_TEXTS.cohort(appUrl, "September 2026 evening — long name", "Intermediate", "Monday 7 September 2026", "/program/intermediate"),
+      SMS_TEXTS.mentorship(appUrl, "Wednesday 30 September 2026, 18:30"),
+    ];
+    for (const text of texts) expect(fitsOneSms(text), `${gsm7Length(text)}: ${text}`).toBe(true);
+  });
+
+  it("counts GSM-7 as the network does", () => {
+    expect(gsm7Length("abc")).toBe(3);
+    expect(gsm7Length("[x]")).toBe(5);
+    expect(gsm7Length("GH₵ 5")).toBeNull();
+    expect(fitsOneSms("a".repeat(161))).toBe(false);
+  });
+});
+
+describe("SMS settings and sending", () => {
+  let hubtel: HubtelFake;
+  let t: TestApp;
+  let amaIndex = 0;
+  beforeAll(async () => {
+    hubtel = await startHubtelFake();
+    t = await createTestApp({ env: { ...hubtel.env(), METRICS_TOKEN: TEST_METRICS_TOKEN } });
+  });
+  afterAll(async () => {
+    await t.close();
+    await hubtel.close();
+  });
+  beforeEach(async () => {
+    hubtel.mode = "accept";
+    hubtel.sent.length = 0;
+    await t.database.db.delete(smsCodeRequests).where(sql`true`);
+    await t.database.db.delete(jobs).where(sql`true`);
+  });
+
+  const learner = () => createSignedInUser(t, { email: `sms-${amaIndex++}@example.com`, nextIp });
+  const call = (user: TestUser, method: "GET" | "POST" | "PUT" | "DELETE", url: string, payload?: unknown, ip = "10.180.200.1") =>
+    t.app.inject({ method, url, headers: { cookie: user.cookie }, payload: payload as object, remoteAddress: ip });
+  const addNumber = (user: TestUser, phone: string, ip?: string) => call(user, "POST", "/api/accounts/sms/number", { phone }, ip);
+  const confirm = (user: TestUser, code: string) => call(user, "POST", "/api/accounts/sms/confirm", { code });
+  const lastCode = () => /\b(\d{6})\b/.exec(hubtel.sent.at(-1)?.content ?? "")?.[1] ?? "";
+  const error = (message: string, code = "VALIDATION_ERROR") => ({ error: { code, message, requestId: expect.any(String) } });
+
+  async function confirmedLearner(phone: string) {
+    const user = await learner();
+    expect((await addNumber(user, phone)).statusCode).toBe(200);
+    await t.app.jobs.runDue();
+    const response = await confirm(user, lastCode());
+    expect(response.statusCode, response.body).toBe(200);
+    return user;
+  }
+
+  it("adds a number, sends the code through Hubtel and confirms it", async () => {
+    const user = await learner();
+    const added = await addNumber(user, "+233 24 555 0101");
+    expect(added.statusCode, added.body).toBe(200);
+    expect(added.json()).toMatchObject({
+      settings: { phone: "+233245550101", confirmed: false, codeStatus: "sending" },
+      message: SMS_MESSAGES.codeSent("024 555 0101"),
+    });
+    await t.app.jobs.runDue();
+    expect(hubtel.sent).toEqual([
+      expect.objectContaining({ from: "TradingAcad", to: "233245550101", content: expect.stringMatching(/code is \d{6}\./) }),
+    ]);
+    // Only the code's hash is kept; the message's text is kept without it.
+    const [number] = await t.database.db.select().from(smsNumbers).where(eq(smsNumbers.userId, user.id));
+    expect(number?.codeHash).not.toContain(lastCode());
+    const [message] = await t.database.db.select().from(smsMessages).where(eq(smsMessages.userId, user.id));
+    expect(message).toMatchObject({ status: "sent", content: expect.not.stringContaining(lastCode()), providerMessageId: expect.any(String), rate: "0.03" });
+    expect((await call(user, "GET", "/api/accounts/sms")).json()).toMatchObject({ settings: { codeStatus: "sent" } });
+
+    const wrong = lastCode() === "000000" ? "111111" : "000000";
+    const refused = await confirm(user, wrong);
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json()).toEqual(error(SMS_MESSAGES.codeWrong(4)));
+    const confirmed = await confirm(user, lastCode());
+    expect(confirmed.statusCode, confirmed.body).toBe(200);
+    expect(confirmed.json()).toMatchObject({ settings: { confirmed: true, codeStatus: null }, message: SMS_MESSAGES.confirmed });
+
+    const saved = await call(user, "PUT", "/api/accounts/sms/preferences", { reminders: true, receipts: false, cohorts: true, mentorship: false });
+    expect(saved.json()).toMatchObject({ settings: { preferences: { receipts: false, mentorship: false } }, message: SMS_MESSAGES.preferencesSaved });
+  });
+
+  it("refuses a number that is not a Ghanaian mobile, in words, and sends nothing", async () => {
+    const user = await learner();
+    for (const phone of ["030 123 4567", "+44 7700 900123", "12"]) {
+      const response = await addNumber(user, phone);
+      expect(response.statusCode).toBe(400);
+      expect(response.json()).toEqual(error(SMS_MESSAGES.notGhanaMobile));
+    }
+    await t.app.jobs.runDue();
+    expect(hubtel.requests).toBeGreaterThanOrEqual(0);
+    expect(await t.database.db.select().from(smsMessages).where(eq(smsMessages.userId, user.id))).toEqual([]);
+  });
+
+  it("lets a code expire after 10 minutes and allows 5 tries", async () => {
+    const user = await learner();
+    await addNumber(user, "024 555 0102");
+    await t.app.jobs.runDue();
+    const right = lastCode();
+    const wrong = right === "000000" ? "111111" : "000000";
+    for (const left of [4, 3, 2, 1]) expect((await confirm(user, wrong)).json()).toEqual(error(SMS_MESSAGES.codeWrong(left)));
+    expect((await confirm(user, wrong)).json()).toEqual(error(SMS_MESSAGES.codeWrong(0)));
+    // No tries left: even the right code is refused until a new one is asked for.
+    expect((await confirm(user, right)).json()).toEqual(error(SMS_MESSAGES.codeWrong(0)));
+
+    await addNumber(user, "024 555 0102");
+    await t.app.jobs.runDue();
+    await t.database.db
+      .update(smsNumbers)
+      .set({ codeExpiresAt: new Date(Date.now() - 1) })
+      .where(eq(smsNumbers.userId, user.id));
+    expect((await confirm(user, lastCode())).json()).toEqual(error(SMS_MESSAGES.codeExpired));
+    expect((await confirm(user, "12ab")).json()).toEqual(error(SMS_MESSAGES.codeFormat));
+  });
+
+  it("limits codes per number, per account and per address", async () => {
+    const [first, second] = [await learner(), await learner()];
+    for (let i = 0; i < SMS_CODE_LIMITS.perNumber; i++) expect((await addNumber(first, "024 555 0103")).statusCode).toBe(200);
+    const perNumber = await addNumber(second, "024 555 0103");
+    expect(perNumber.statusCode).toBe(429);
+    expect(perNumber.json()).toEqual(limitAnswer(SMS_MESSAGES.tooManyForNumber));
+
+    for (let i = 0; i < SMS_CODE_LIMITS.perAccount - SMS_CODE_LIMITS.perNumber; i++) {
+      expect((await addNumber(first, `024 555 020${i}`)).statusCode).toBe(200);
+    }
+    const perAccount = await addNumber(first, "024 555 0299");
+    expect(perAccount.statusCode).toBe(429);
+    expect(perAccount.json()).toEqual(limitAnswer(SMS_MESSAGES.tooManyForAccount));
+
+    const address = "10.180.201.1";
+    await t.database.db
+      .insert(smsCodeRequests)
+      .values(Array.from({ length: SMS_CODE_LIMITS.perAddress }, (_, i) => ({ phone: `+23324666${String(i).padStart(4, "0")}`, ip: address })));
+    const perAddress = await addNumber(second, "024 555 0104", address);
+    expect(perAddress.statusCode).toBe(429);
+    expect(perAddress.json()).toEqual(limitAnswer(SMS_MESSAGES.tooManyFromNetwork));
+    // A refused request sends nothing.
+    await t.app.jobs.runDue();
+    expect(hubtel.sent.map((sms) => sms.to)).not.toContain("233245550104");
+  });
+
+  it("refuses a number confirmed on another account without saying whose", async () => {
+    await confirmedLearner("024 555 0105");
+    const other = await learner();
+    const response = await addNumber(other, "0245550105");
+    expect(response.statusCode).toBe(409);
+    expect(response.json()).toEqual(error(SMS_MESSAGES.numberTaken, "CONFLICT"));
+  });
+
+  it("retries when Hubtel refuses or is down, never says it was sent, shows it to an admin and counts it", async () => {
+    const user = await learner();
+    hubtel.mode = "refuse";
+    await addNumber(user, "024 555 0106");
+    await t.app.jobs.runDue();
+    expect((await call(user, "GET", "/api/accounts/sms")).json()).toMatchObject({ settings: { codeStatus: "failing" } });
+    const [job] = await t.database.db.select().from(jobs).where(eq(jobs.kind, "sms.send"));
+    expect(job).toMatchObject({ status: "pending", attempts: 1, lastError: expect.stringContaining("status 4") });
+    expect(job?.lastError).not.toContain(hubtel.clientSecret);
+
+    const admin = await createSignedInUser(t, { email: `sms-admin-${amaIndex++}@example.com`, nextIp, plan: "admin" });
+    const failing = await call(admin, "GET", "/api/admin/sms/failing");
+    expect(failing.statusCode, failing.body).toBe(200);
+    expect(failing.json().messages).toContainEqual(expect.objectContaining({ kind: "code", to: "+233245550106", attempts: 1 }));
+    expect((await call(user, "GET", "/api/admin/sms/failing")).statusCode).toBe(403);
+
+    hubtel.mode = "down";
+    await t.database.db.update(jobs).set({ runAt: new Date(Date.now() - 1000) }).where(eq(jobs.kind, "sms.send"));
+    await t.app.jobs.runDue();
+    const [again] = await t.database.db.select().from(jobs).where(eq(jobs.kind, "sms.send"));
+    expect(again).toMatchObject({ status: "pending", attempts: 2, lastError: expect.stringContaining("HTTP 503") });
+
+    hubtel.mode = "accept";
+    await t.database.db.update(jobs).set({ runAt: new Date(Date.now() - 1000) }).where(eq(jobs.kind, "sms.send"));
+    await t.app.jobs.runDue();
+    expect(hubtel.sent).toHaveLength(1);
+    expect((await confirm(user, lastCode())).statusCode).toBe(200);
+    const metrics = await scrapeMetrics(t);
+    expect(metrics).toMatch(/sms_sent_total\{kind="code",outcome="failed"\} [2-9]/);
+    expect(metrics).toMatch(/sms_sent_total\{kind="code",outcome="accepted"\} [1-9]/);
+  });
+
+  it("sends one SMS per event, even with two instances running the queue", async () => {
+    const user = await confirmedLearner("024 555 0107");
+    hubtel.sent.length = 0;
+    const second = await createTestApp({ database: t.database, env: hubtel.env() });
+    try {
+      const event = { userId: user.id, preference: "receipts", kind: "receipt", eventKey: "receipt:once", content: "Trading Academy: test" } as const;
+      await Promise.all([queueEventSms(t.database.db, event), queueEventSms(t.database.db, event)]);
+      await queueEventSms(t.database.db, event);
+      await Promise.all([t.app.jobs.runDue(), second.app.jobs.runDue()]);
+      await Promise.all([t.app.jobs.runDue(), second.app.jobs.runDue()]);
+    } finally {
+      await second.close();
+    }
+    expect(hubtel.sent.filter((sms) => sms.content === "Trading Academy: test")).toHaveLength(1);
+  });
+
+  it("sends the renewal reminder by SMS when chosen, and nothing once SMS is turned off", async () => {
+    const user = await confirmedLearner("024 555 0108");
+    await t.database.db
+      .update(users)
+      .set({ subscriptionPlan: "intermediate", subscriptionStatus: "active", subscriptionEnd: new Date(Date.now() + 2 * DAY) })
+      .where(eq(users.id, user.id));
+    hubtel.sent.length = 0;
+    await expireSubscriptions(t.database.db, new Date());
+    await t.app.jobs.runDue();
+    await t.app.jobs.runDue();
+    const reminder = hubtel.sent.find((sms) => sms.to === "233245550108");
+    expect(reminder?.content).toMatch(/^Trading Academy: your Intermediate plan ends on .*\/subscription$/);
+    expect(fitsOneSms(reminder?.content ?? "")).toBe(true);
+
+    const removed = await call(user, "DELETE", "/api/accounts/sms/number");
+    expect(removed.json()).toMatchObject({ settings: { phone: null, confirmed: false }, message: SMS_MESSAGES.removed });
+    await queueEventSms(t.database.db, { userId: user.id, preference: "receipts", kind: "receipt", eventKey: "receipt:off", content: "off" });
+    await t.app.jobs.runDue();
+    expect(hubtel.sent.map((sms) => sms.content)).not.toContain("off");
+  });
+
+  it("removes the number with the account", async () => {
+    const user = await confirmedLearner("024 555 0109");
+    await deleteAccount(t.database.db, user.id, new Date());
+    expect(await t.database.db.select().from(smsNumbers).where(eq(smsNumbers.phone, "+233245550109"))).toEqual([]);
+    expect(await t.database.db.select().from(smsMessages).where(eq(smsMessages.to, "+233245550109"))).toEqual([]);
+  });
+});
