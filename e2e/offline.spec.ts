@@ -123,6 +123,33 @@ test("a lesson opened before opens again with the network cut: its notes, and th
   await context.close();
 });
 
+test("the account and subscription pages opened before open again with the network cut", async ({ browser }, testInfo) => {
+  const context = await newSignedInContext(browser, { email: uniqueEmail(testInfo), name: "Esi Owusu" }, { serviceWorkers: "allow", viewport: { width: 360, height: 740 } });
+  const page = await context.newPage();
+  const currentFreePlan = () => page.getByRole("button", { name: "Current Plan" });
+  await page.goto("/account");
+  await expect(page.getByRole("heading", { level: 1, name: "Your Account" })).toBeVisible();
+  await workerInControl(page);
+  await page.goto("/subscription");
+  await expect(currentFreePlan()).toBeDisabled();
+  await expect
+    .poll(() => page.evaluate(async () => (await (await caches.open("api-reads")).keys()).map((request) => new URL(request.url).pathname)), { timeout: 10_000 })
+    .toEqual(expect.arrayContaining(["/api/subscription", "/api/accounts/sessions"]));
+
+  await cutNetwork(context);
+  await page.reload();
+  await expect(page.getByRole("status").filter({ hasText: OFFLINE_NOTICE })).toBeVisible();
+  await expect(page.getByRole("heading", { name: "Subscription Plans" })).toBeVisible();
+  await expect(currentFreePlan()).toBeDisabled();
+  await page.screenshot({ path: testInfo.outputPath("offline-subscription.png"), fullPage: true });
+  await page.goto("/account");
+  await expect(page.getByRole("status").filter({ hasText: OFFLINE_NOTICE })).toBeVisible();
+  await expect(page.getByRole("heading", { level: 1, name: "Your Account" })).toBeVisible();
+  await expect(page.getByLabel("Full Name")).toHaveValue("Esi Owusu");
+  await page.screenshot({ path: testInfo.outputPath("offline-account.png"), fullPage: true });
+  await context.close();
+});
+
 test("after sign-out, nothing of the account is shown offline", async ({ browser }, testInfo) => {
   const context = await newSignedInContext(browser, { email: uniqueEmail(testInfo), name: "Kofi Boateng" }, { serviceWorkers: "allow", viewport: { width: 360, height: 740 } });
   const page = await context.newPage();

@@ -16,7 +16,7 @@ export const SKIP_WAITING = "SKIP_WAITING";
 /**
  * The GET reads a page opened before shows again offline: the session and the site's settings
  * (every page), the programs, a program's track, where the learner stopped and a lesson's notes,
- * the account's sessions, the prices and the payment history. Never sign-in (/api/auth), payments
+ * the account's sessions and SMS settings, the prices, the learner's plan, automatic renewal and the payment history. Never sign-in (/api/auth), payments
  * being made, admin or anything else.
  */
 const CACHED_API_READS: RegExp[] = [
@@ -28,7 +28,10 @@ const CACHED_API_READS: RegExp[] = [
   /^\/api\/programs\/[^/]+\/modules\/[^/]+$/,
   /^\/api\/progress$/,
   /^\/api\/accounts\/sessions$/,
+  /^\/api\/accounts\/sms$/,
   /^\/api\/prices$/,
+  /^\/api\/subscription$/,
+  /^\/api\/subscription\/auto-renewal$/,
   /^\/api\/payments$/,
 ];
 

@@ -100,6 +100,8 @@ export function billingApi(t: TestApp, nextIp: () => string) {
     prices: () => call(null, { method: "GET", url: "/api/prices" }),
     checkEligibility: (user: TestUser | null, planId?: PaidPlan) => manage(user, { action: "check_eligibility", planId }),
     getSubscription: (user: TestUser | null) => manage(user, { action: "get_subscription" }),
+    /** The same answer as a GET: what the Subscription page reads (and the service worker keeps). */
+    readSubscription: (user: TestUser | null) => call(user, { method: "GET", url: "/api/subscription" }),
     buy: (user: TestUser | null, planId: PaidPlan, extra: Record<string, unknown> = {}) =>
       manage(user, { action: "create_subscription", planId, ...extra }),
     verify: (user: TestUser | null, reference: string) =>

@@ -143,6 +143,9 @@ describe("buying a plan", () => {
       currentPeriodEnd: row.subscriptionEnd.toISOString(),
       remainingDays: expect.any(Number),
     });
+    const read = await api.readSubscription(buyer);
+    expect(read.statusCode).toBe(200);
+    expect(read.json()).toEqual(subscription.json());
   });
 
   it("an active Intermediate user upgrades to Advanced at once: a new month starts now", async () => {
@@ -245,6 +248,7 @@ describe("buying a plan", () => {
     const calls = [
       { name: "check_eligibility", send: () => api.checkEligibility(null, "intermediate") },
       { name: "get_subscription", send: () => api.getSubscription(null) },
+      { name: "GET /api/subscription", send: () => api.readSubscription(null) },
       { name: "create_subscription", send: () => api.buy(null, "intermediate") },
       { name: "GET /api/verify-paystack", send: () => api.verify(null, "LTF-INTERMEDIATE-1") },
       { name: "POST /api/verify-paystack", send: () => api.verifyWaitlist(null, "LTF-WAITLIST-ADVANCED-1", "advanced") },

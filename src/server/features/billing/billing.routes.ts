@@ -116,6 +116,14 @@ export function billingRoutes(deps: BillingDeps): FastifyPluginAsyncZod {
         },
       );
 
+      // The same answer as the action get_subscription, as a GET: what the Subscription page
+      // reads, so that the service worker can keep it for the page offline (docs/product.md, "Offline").
+      learner.get(
+        "/api/subscription",
+        { schema: { response: { 200: subscriptionSchema } }, config: subscriptionRateLimit },
+        async (request) => getSubscription(app.db, signedInUser(request), new Date()),
+      );
+
       // Automatic renewal of a card payer's plan (docs/subscriptions.md, "Automatic renewal").
       learner.get(
         "/api/subscription/auto-renewal",

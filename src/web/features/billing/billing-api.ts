@@ -49,7 +49,7 @@ function manageSubscription<S extends z.ZodMiniType>(body: z.input<typeof subscr
 
 export const subscriptionQuery = queryOptions({
   queryKey: [...USER_BILLING_KEY, "subscription"],
-  queryFn: () => manageSubscription({ action: "get_subscription" }, subscriptionSchema),
+  queryFn: () => apiRequest("/api/subscription", subscriptionSchema),
 });
 
 export function useSubscription() {
@@ -60,6 +60,8 @@ export function eligibilityQuery(planId: PaidPlan) {
   return queryOptions({
     queryKey: [...USER_BILLING_KEY, "eligibility", planId],
     queryFn: () => manageSubscription({ action: "check_eligibility", planId }, eligibilitySchema),
+    // A question asked afresh (POST, never kept offline): offline, the plans show without it.
+    meta: { offline: "optional" },
   });
 }
 
@@ -77,6 +79,7 @@ export function useSubscriptionQuote(planId: PaidPlan, enabled: boolean) {
     queryFn: () => manageSubscription({ action: "quote_subscription", planId }, subscriptionQuoteSchema),
     enabled,
     retry: false,
+    meta: { offline: "optional" },
   });
 }
 
