@@ -5,6 +5,7 @@ import { sql } from "drizzle-orm";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import { drizzle as drizzlePg } from "drizzle-orm/node-postgres";
+import { setTimeout as sleep } from "node:timers/promises";
 import pg from "pg";
 import type { Env } from "../env.ts";
 import { migrationsFolder } from "../paths.ts";
@@ -107,7 +108,7 @@ export async function migrateUnderLock(pool: pg.Pool, migrations: Migration[] = 
   const client = await pool.connect();
   let failure: Error | undefined;
   try {
-    await client.query("select pg_advisory_lock($1, $2)", [MIGRATION_LOCK.classId, MIGRATION_LOCK.id]);
+    await takeMigrationLock(client);
     try {
       await applyMigrations(postgresMigrationConnection(client), migrations);
     } finally {
@@ -119,6 +120,25 @@ export async function migrateUnderLock(pool: pg.Pool, migrations: Migration[] = 
   } finally {
     // After a failure the connection is closed rather than reused: that also ends the lock.
     client.release(failure);
+  }
+}
+
+/** How often an instance waiting for another's migrations asks for the lock again. */
+const MIGRATION_LOCK_POLL_MS = 250;
+
+/**
+ * Takes the migration lock, asking again every 250 ms rather than waiting in `pg_advisory_lock`:
+ * a session blocked in a statement keeps its snapshot open, and a concurrent index build in the
+ * migrating instance waits for every such snapshot to end, which would be a deadlock.
+ */
+async function takeMigrationLock(client: pg.PoolClient): Promise<void> {
+  for (;;) {
+    const { rows } = await client.query<{ locked: boolean }>("select pg_try_advisory_lock($1, $2) as locked", [
+      MIGRATION_LOCK.classId,
+      MIGRATION_LOCK.id,
+    ]);
+    if (rows[0]?.locked) return;
+    await sleep(MIGRATION_LOCK_POLL_MS);
   }
 }
 
