@@ -8,6 +8,7 @@ import { nextCohort } from "../src/shared/billing.ts";
 import { mailFor, newSignedInContext, signedInAccount, uniqueEmail } from "./support/accounts.ts";
 import { expectNoAxeViolations } from "./support/axe.ts";
 import { setPlanWithCli } from "./support/operator.ts";
+import { screens } from "./support/screens.ts";
 
 test.use({ reducedMotion: "reduce" });
 
@@ -40,16 +41,6 @@ function row(page: Page, text: string) {
   return page.getByRole("row").filter({ hasText: text });
 }
 
-async function screenshots(page: Page, name: string) {
-  for (const width of [1280, 360]) {
-    await page.setViewportSize({ width, height: 900 });
-    await page.screenshot({ path: `/tmp/helper-c-${name}-${width}.png`, fullPage: true });
-    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
-    expect(overflow, `the page scrolls sideways at ${width} px`).toBeLessThanOrEqual(0);
-  }
-  await page.setViewportSize({ width: 1280, height: 900 });
-}
-
 test("a cohort admitted in bulk", async ({ page, context, browser, request }, testInfo) => {
   test.slow(); // an admin and three learners, each signed up and paid
   await signedInAdmin(context, request, uniqueEmail(`admin ${testInfo.title}`));
@@ -67,7 +58,7 @@ test("a cohort admitted in bulk", async ({ page, context, browser, request }, te
   expect(waiting).toBeGreaterThanOrEqual(learners.length);
   for (const email of learners) await expect(row(page, email).getByRole("button", { name: "Admit from Waitlist" })).toBeVisible();
   await expectNoAxeViolations(page, "the Waitlist tab with its cohorts");
-  await screenshots(page, "waitlist");
+  await screens(page, "cohorts-waitlist");
 
   // Admit all asks first, saying how many and the month they get: the cohort's first, as it has
   // not started yet (docs/subscriptions.md, "Admit from waitlist").
@@ -80,7 +71,7 @@ test("a cohort admitted in bulk", async ({ page, context, browser, request }, te
     `Admit ${waiting} paid learners of the ${cohort.name} Advanced waitlist? Each gets a month of the Advanced track from the cohort's start, ${span}, with the program open to them from today.`,
   );
   await expectNoAxeViolations(page, "the Admit all confirmation");
-  await screenshots(page, "confirm");
+  await screens(page, "cohorts-confirm");
   await dialog.getByRole("button", { name: `Admit ${waiting}` }).click();
   await expect(dialog).toHaveCount(0);
 
@@ -96,7 +87,7 @@ test("a cohort admitted in bulk", async ({ page, context, browser, request }, te
     await expect(row(page, email).getByRole("button", { name: "Admit from Waitlist" })).toHaveCount(0);
   }
   await expectNoAxeViolations(page, "the Waitlist tab after Admit all");
-  await screenshots(page, "admitted");
+  await screens(page, "cohorts-admitted");
 
   // Each learner is welcomed once, with the cohort's start and a link to the program.
   for (const email of learners) {
@@ -127,7 +118,7 @@ test("an admin creates a cohort, told first that it needs a start date", async (
   await dialog.getByRole("button", { name: "Save cohort" }).click();
   await expect(dialog.getByRole("alert")).toHaveText("Enter the cohort's start date.");
   await expectNoAxeViolations(page, "the New cohort form with its error");
-  await screenshots(page, "new-cohort");
+  await screens(page, "cohorts-new-cohort");
 
   await dialog.getByLabel("Start date").fill("2040-10-02");
   await dialog.getByRole("button", { name: "Save cohort" }).click();

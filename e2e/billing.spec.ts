@@ -1,6 +1,7 @@
 import { expect, test, type Locator, type Page } from "@playwright/test";
 import { nextCohort } from "../src/shared/billing.ts";
 import { mailFor, signedInAccount, uniqueEmail } from "./support/accounts.ts";
+import { screens } from "./support/screens.ts";
 
 /** The simulator's checkout, opened by Paystack's inline script in a frame over the page. */
 function checkout(page: Page) {
@@ -85,6 +86,7 @@ test("the upgrade disclosure before paying names the queued days and dates", asy
   const [, queuedFrom, queuedTo] = /from (.+) to (.+)\.$/.exec((await queued.textContent()) ?? "") ?? [];
   await expect(disclosure).toContainText(`runs from ${today} to ${queuedFrom}.`);
   await expect(advanced.getByRole("button", { name: "Change Plan" })).toHaveAccessibleDescription(/Before you pay .*The (30|31) days left/);
+  await screens(page, "upgrade-disclosure");
 
   await advanced.getByRole("button", { name: "Change Plan" }).click();
   await expect(checkout(page).getByText("GH₵ 773.00")).toBeVisible();

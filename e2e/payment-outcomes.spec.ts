@@ -4,6 +4,7 @@
 // account.
 import { expect, test, type Page } from "@playwright/test";
 import { DEFAULT_PASSWORD, expectSignedOutHeader, logIn, signedInAccount, uniqueEmail } from "./support/accounts.ts";
+import { screens } from "./support/screens.ts";
 
 // The development server's simulator key (src/server/env.ts): it authorizes the test controls.
 const SIMULATOR_KEY = "sk_test_simulator_secret_key";
@@ -43,6 +44,16 @@ test("a declined card says so as soon as the checkout closes, and the history sa
   await expect(page.getByText("If you completed payment, your transaction is being processed.")).toHaveCount(0);
   await expect(historyRow(page, "1 month of the Advanced plan").getByRole("cell", { name: "Failed" })).toBeVisible();
   await expect(planCard(page, "Free").getByRole("button", { name: "Current Plan" })).toBeDisabled();
+  // The sentence is a toast: shot as the learner sees it, then the whole page.
+  for (const width of [360, 1280]) {
+    await page.setViewportSize({ width, height: 740 });
+    const toast = page.getByText("Your payment was declined; you have not been charged.");
+    await expect(toast).toBeInViewport();
+    // Changing the width moves the toast: let it settle where it goes.
+    await page.locator("[data-sonner-toast]").evaluate((el) => Promise.all(el.getAnimations({ subtree: true }).map((a) => a.finished)));
+    await page.screenshot({ path: `test-results/screens/payment-declined-toast-${width}.png` });
+  }
+  await screens(page, "payment-declined");
 });
 
 test("a learner who paid and closed the tab before any webhook finds the plan on signing in again", async ({

@@ -4,9 +4,9 @@
 import { expect, test, type APIRequestContext, type BrowserContext, type Page } from "@playwright/test";
 import { mailFor, signedInAccount, uniqueEmail } from "./support/accounts.ts";
 import { expectNoAxeViolations } from "./support/axe.ts";
+import { screens } from "./support/screens.ts";
 import { setPlanWithCli } from "./support/operator.ts";
 
-const WIDTHS = [360, 1280] as const;
 // The development server's simulator key (src/server/env.ts): it authorizes the test controls.
 const SIMULATOR_KEY = "sk_test_simulator_secret_key";
 
@@ -24,16 +24,6 @@ async function payForIntermediate(page: Page) {
   await planCard(page, "Intermediate").getByRole("button", { name: "Upgrade" }).click();
   await checkout(page).getByRole("button", { name: "Pay" }).click();
   await expect(page).toHaveURL("/program");
-}
-
-async function screens(page: Page, name: string) {
-  // From the top: a full-page shot of a scrolled page paints the sticky header mid-page.
-  await page.evaluate(() => window.scrollTo(0, 0));
-  for (const width of WIDTHS) {
-    await page.setViewportSize({ width, height: 900 });
-    await page.screenshot({ path: `test-results/screens/${name}-${width}.png`, fullPage: true });
-  }
-  await page.setViewportSize({ width: 1280, height: 720 });
 }
 
 async function refuseRefunds(request: APIRequestContext, refuse: string | null) {
@@ -132,6 +122,8 @@ test("a learner who paid by mobile money opens the receipt from its email, and i
   await page.goto(link);
   const receipt = page.getByRole("article", { name: "Payment receipt" });
   await expect(receipt).toContainText("Akosua Adjoa Mensah");
+  // The avatar's initials are the first and last names' letters, not the first two names'.
+  await expect(page.getByRole("button", { name: "AM account menu", exact: true })).toBeVisible();
   await expect(receipt.getByText("MTN Mobile Money 055***4987", { exact: true })).toBeVisible();
   await expect(receipt).toContainText(/\d+ \w+ \d{4} to \d+ \w+ \d{4}/);
 
