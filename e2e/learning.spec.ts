@@ -282,3 +282,40 @@ test("an unknown track says so, at its address and at a lesson's", async ({ page
   const missing = await request.get("/program/beginner/a/b");
   expect(missing.status()).toBe(404);
 });
+
+test("the home page keeps its place while a learner's next step is read, on a phone", async ({ page, context, request }, testInfo) => {
+  await signedInAccount(context, request, { email: uniqueEmail(testInfo) });
+  await page.setViewportSize({ width: 360, height: 740 });
+  // A slow network: the step comes well after the page is drawn.
+  let releaseProgress: () => void = () => undefined;
+  const progressHeld = new Promise<void>((resolve) => (releaseProgress = resolve));
+  await page.route("**/api/progress", async (route) => {
+    await progressHeld;
+    await route.continue();
+  });
+  await page.addInitScript(() => {
+    const shifts: number[] = [];
+    Object.assign(window, { layoutShifts: shifts });
+    new PerformanceObserver((list) => {
+      for (const entry of list.getEntries()) {
+        const shift = entry as PerformanceEntry & { value: number; hadRecentInput: boolean };
+        if (!shift.hadRecentInput) shifts.push(shift.value);
+      }
+    }).observe({ type: "layout-shift", buffered: true });
+  });
+
+  await page.goto("/");
+  const pending = page.getByRole("status", { name: "Loading your next step" });
+  await expect(pending).toBeVisible();
+  const video = page.getByRole("button", { name: "Watch the introduction" });
+  const before = await video.boundingBox();
+  releaseProgress();
+  await expect(page.getByRole("region", { name: "Start learning" })).toContainText("Beginner Program");
+  await expect(pending).toHaveCount(0);
+  const after = await video.boundingBox();
+  // The card fills the room its frame kept: the video under it moves by one line at most (a lesson
+  // title that wraps in the button), where it moved by the whole card (some 220 px) before.
+  expect(Math.abs((after?.y ?? 0) - (before?.y ?? 0))).toBeLessThanOrEqual(30);
+  const shifted = await page.evaluate(() => (window as unknown as { layoutShifts: number[] }).layoutShifts.reduce((sum, value) => sum + value, 0));
+  expect(shifted).toBeLessThan(0.05);
+});

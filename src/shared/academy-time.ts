@@ -1,9 +1,11 @@
 // The academy's clock (docs/product.md, "Questions and mentorship"): mentorship sessions are set and
 // announced in Accra time, wherever the admin or the learner is. Pure: Intl only.
 
+import { onFirstUse } from "./formatters.ts";
+
 export const ACADEMY_TIME_ZONE = "Africa/Accra";
 
-const parts = new Intl.DateTimeFormat("en-US", {
+const parts = onFirstUse(() => new Intl.DateTimeFormat("en-US", {
   timeZone: ACADEMY_TIME_ZONE,
   hourCycle: "h23",
   year: "numeric",
@@ -12,12 +14,12 @@ const parts = new Intl.DateTimeFormat("en-US", {
   hour: "numeric",
   minute: "numeric",
   second: "numeric",
-});
+}));
 
 /** How far Accra's wall clock is ahead of UTC at `instant`, in milliseconds. */
 function academyOffsetMs(instant: number): number {
   const value = (type: Intl.DateTimeFormatPartTypes) =>
-    Number(parts.formatToParts(instant).find((part) => part.type === type)?.value);
+    Number(parts().formatToParts(instant).find((part) => part.type === type)?.value);
   const wall = Date.UTC(value("year"), value("month") - 1, value("day"), value("hour"), value("minute"), value("second"));
   return wall - Math.floor(instant / 1000) * 1000;
 }
@@ -38,7 +40,7 @@ export function academyTimeToInstant(local: string): Date | null {
   return new Date(wall - academyOffsetMs(guess));
 }
 
-const display = new Intl.DateTimeFormat("en-GB", {
+const display = onFirstUse(() => new Intl.DateTimeFormat("en-GB", {
   timeZone: ACADEMY_TIME_ZONE,
   weekday: "long",
   day: "numeric",
@@ -47,11 +49,11 @@ const display = new Intl.DateTimeFormat("en-GB", {
   hour: "2-digit",
   minute: "2-digit",
   hourCycle: "h23",
-});
+}));
 
 /** "Saturday 14 March 2026 at 15:00 (Accra time)". */
 export function formatAcademyTime(instant: Date): string {
-  const value = (type: Intl.DateTimeFormatPartTypes) => display.formatToParts(instant).find((part) => part.type === type)?.value ?? "";
+  const value = (type: Intl.DateTimeFormatPartTypes) => display().formatToParts(instant).find((part) => part.type === type)?.value ?? "";
   return `${value("weekday")} ${value("day")} ${value("month")} ${value("year")} at ${value("hour")}:${value("minute")} (Accra time)`;
 }
 

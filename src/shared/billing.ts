@@ -1,5 +1,6 @@
 // Money and subscription rules that both sides read. Pure: no I/O, "now" always passed in.
 import { PLAN_RANK, type PaidPlan, type Plan } from "./plans.ts";
+import { onFirstUse } from "./formatters.ts";
 
 /** docs/subscriptions.md, "Pricing": subscription prices when the program has none. */
 export const DEFAULT_SUBSCRIPTION_USD: Record<PaidPlan, number> = { intermediate: 35, advanced: 50 };
@@ -26,20 +27,20 @@ export function cediAmountPesewas(usd: number, ghsPerUsd: number): number {
   return Math.round(usd * ghsPerUsd) * 100;
 }
 
-const cediNumber = new Intl.NumberFormat("en-US", { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+const cediNumber = onFirstUse(() => new Intl.NumberFormat("en-US", { minimumFractionDigits: 2, maximumFractionDigits: 2 }));
 
 /** Pesewas as the admin console shows them (docs/data.md, "Money"): 54000 -> "₵540.00". */
 export function formatCedis(amountMinor: number): string {
-  return `₵${cediNumber.format(amountMinor / 100)}`;
+  return `₵${cediNumber().format(amountMinor / 100)}`;
 }
 
 /** Pesewas as learners read them, on their payments, receipts and emails: 54000 -> "GH₵ 540.00". */
 export function formatGhs(amountMinor: number): string {
-  return `GH₵ ${cediNumber.format(amountMinor / 100)}`;
+  return `GH₵ ${cediNumber().format(amountMinor / 100)}`;
 }
 
-const usdNumber = new Intl.NumberFormat("en-US", { minimumFractionDigits: 2, maximumFractionDigits: 2 });
-const rateNumber = new Intl.NumberFormat("en-US", { maximumFractionDigits: 4 });
+const usdNumber = onFirstUse(() => new Intl.NumberFormat("en-US", { minimumFractionDigits: 2, maximumFractionDigits: 2 }));
+const rateNumber = onFirstUse(() => new Intl.NumberFormat("en-US", { maximumFractionDigits: 4 }));
 
 /**
  * A receipt's price line (docs/subscriptions.md, "Receipts"): the dollar price and the rate it was
@@ -47,7 +48,7 @@ const rateNumber = new Intl.NumberFormat("en-US", { maximumFractionDigits: 4 });
  * dollar" for 3500 cents at "15.450000".
  */
 export function priceAtRateText(priceUsdCents: number, exchangeRate: string): string {
-  return `US$ ${usdNumber.format(priceUsdCents / 100)} at ${rateNumber.format(Number(exchangeRate))} cedis per dollar`;
+  return `US$ ${usdNumber().format(priceUsdCents / 100)} at ${rateNumber().format(Number(exchangeRate))} cedis per dollar`;
 }
 
 /** Days left in a period: the ceiling of the days to its end, never below 0. */

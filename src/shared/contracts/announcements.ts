@@ -3,6 +3,7 @@
 // every text the administrator and the learner read.
 import * as z from "zod/mini";
 import { PAID_PLANS, PLAN_LABELS } from "../plans.ts";
+import { groupThousands } from "../formatters.ts";
 
 export const ANNOUNCEMENT_LIMITS = {
   subject: 150,
@@ -18,15 +19,14 @@ export type AudiencePlan = (typeof AUDIENCE_PLANS)[number];
 export const AUDIENCE_KINDS = ["everyone", "plan", "cohort", "waitlist", "unfinished"] as const;
 export type AudienceKind = (typeof AUDIENCE_KINDS)[number];
 
-const count = (n: number) => n.toLocaleString("en-US");
-const learners = (n: number) => `${count(n)} ${n === 1 ? "learner" : "learners"}`;
+const learners = (n: number) => `${groupThousands(n)} ${n === 1 ? "learner" : "learners"}`;
 
 export const ANNOUNCEMENT_MESSAGES = {
   subjectRequired: "Enter a subject.",
-  subjectTooLong: `Keep the subject to ${count(ANNOUNCEMENT_LIMITS.subject)} characters or fewer.`,
+  subjectTooLong: `Keep the subject to ${groupThousands(ANNOUNCEMENT_LIMITS.subject)} characters or fewer.`,
   subjectOneLine: "The subject must fit on one line.",
   bodyRequired: "Enter the message.",
-  bodyTooLong: `Keep the message to ${count(ANNOUNCEMENT_LIMITS.body)} characters or fewer.`,
+  bodyTooLong: `Keep the message to ${groupThousands(ANNOUNCEMENT_LIMITS.body)} characters or fewer.`,
   audienceRequired: "Choose who receives it.",
   planRequired: "Choose a plan.",
   cohortRequired: "Choose a cohort.",

@@ -1,6 +1,7 @@
 import * as z from "zod/mini";
 import { formatCedis, formatGhs, type SubscriptionPaymentOutcome } from "../billing.ts";
 import { PAID_PLANS, PLAN_LABELS, PLANS, type PaidPlan } from "../plans.ts";
+import { onFirstUse } from "../formatters.ts";
 
 export const BILLING_MESSAGES = {
   pricesFailed: "Could not load subscription prices. Please try again later.",
@@ -154,7 +155,7 @@ export const subscriptionQuoteSchema = z.object({
 });
 export type SubscriptionQuote = z.infer<typeof subscriptionQuoteSchema>;
 
-const usdText = new Intl.NumberFormat("en-US", { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+const usdText = onFirstUse(() => new Intl.NumberFormat("en-US", { minimumFractionDigits: 2, maximumFractionDigits: 2 }));
 
 /**
  * The sentences shown above a plan's button before paying (docs/product.md, "Subscription page"),
@@ -163,7 +164,7 @@ const usdText = new Intl.NumberFormat("en-US", { minimumFractionDigits: 2, maxim
 export function checkoutDisclosure(quote: SubscriptionQuote, date: (iso: string) => string): string[] {
   const { plan, month, current, then } = quote;
   const from = (period: { startsAt: string; endsAt: string }) => `from ${date(period.startsAt)} to ${date(period.endsAt)}`;
-  const usd = `US$ ${usdText.format(quote.price.usdCents / 100)}`;
+  const usd = `US$ ${usdText().format(quote.price.usdCents / 100)}`;
   const sentences = [
     quote.price.ghsPesewas === null ? `You pay ${usd} a month, in cedis at the day's rate.` : `You pay ${formatGhs(quote.price.ghsPesewas)} (${usd}) now.`,
   ];

@@ -5,6 +5,7 @@ import * as z from "zod/mini";
 import { ACADEMY_TIME_ZONE, academyTimeToInstant } from "../academy-time.ts";
 import { PAID_PLANS, PLAN_LABELS, type PaidPlan } from "../plans.ts";
 import { paginationSchema } from "./admin.ts";
+import { onFirstUse } from "../formatters.ts";
 
 /** Cohorts shown per page of the Waitlist tab, newest start first. */
 export const COHORTS_PAGE_SIZE = 6;
@@ -46,23 +47,23 @@ export const COHORT_MESSAGES = {
   stopped: (error: string | null) => `Admit all stopped${error ? `: ${error}` : ""}. Start it again to admit the rest.`,
 } as const;
 
-const dayFormat = new Intl.DateTimeFormat("en-GB", {
+const dayFormat = onFirstUse(() => new Intl.DateTimeFormat("en-GB", {
   timeZone: ACADEMY_TIME_ZONE,
   weekday: "long",
   day: "numeric",
   month: "long",
   year: "numeric",
-});
+}));
 
 /** A cohort's start day as people read it, on the academy's calendar: "Friday 1 January 2027". */
 export function formatCohortStart(startsOn: string): string {
   // Midday: the day is the same on Accra's calendar whatever its offset from UTC.
-  return dayFormat.format(new Date(`${startsOn}T12:00:00Z`)).replace(",", "");
+  return dayFormat().format(new Date(`${startsOn}T12:00:00Z`)).replace(",", "");
 }
 
 /** A day on the academy's calendar as people read it: "Friday 1 January 2027". */
 export function formatAcademyDay(instant: Date): string {
-  return dayFormat.format(instant).replace(",", "");
+  return dayFormat().format(instant).replace(",", "");
 }
 
 /** When a cohort starts: the first minute of its start day on the academy's calendar. */

@@ -2,6 +2,7 @@
 // mentorship"): the routes' shapes, the limits and every text the learner and the admin read.
 import * as z from "zod/mini";
 import { waitText } from "./accounts.ts";
+import { groupThousands } from "../formatters.ts";
 
 export const SUPPORT_LIMITS = {
   /** Characters of a question or an answer. */
@@ -18,7 +19,6 @@ export const SUPPORT_LIMITS = {
   openMentorship: 2,
 } as const;
 
-const count = (n: number) => n.toLocaleString("en-US");
 
 /** How a learner lost the Advanced plan, as the cancellation's note says it. */
 const MENTORSHIP_LOSSES = {
@@ -31,7 +31,7 @@ export type MentorshipLoss = keyof typeof MENTORSHIP_LOSSES;
 export const SUPPORT_MESSAGES = {
   questionRequired: "Write your question before posting it.",
   answerRequired: "Write your answer before posting it.",
-  postTooLong: `Please keep it to ${count(SUPPORT_LIMITS.post)} characters or fewer.`,
+  postTooLong: `Please keep it to ${groupThousands(SUPPORT_LIMITS.post)} characters or fewer.`,
   tooManyPosts: (ms: number) =>
     `You have posted ${SUPPORT_LIMITS.postsPerWindow} times in ${SUPPORT_LIMITS.postWindowSeconds / 60} minutes. ` +
     `Please try again in ${waitText(ms)}.`,
@@ -51,9 +51,9 @@ export const SUPPORT_MESSAGES = {
 
   advancedOnly: "1-on-1 mentorship is part of the Advanced plan.",
   topicRequired: "Tell us what you would like to work on.",
-  topicTooLong: `Please keep the topic to ${count(SUPPORT_LIMITS.topic)} characters or fewer.`,
+  topicTooLong: `Please keep the topic to ${groupThousands(SUPPORT_LIMITS.topic)} characters or fewer.`,
   timesRequired: "Tell us a few days and times that suit you.",
-  timesTooLong: `Please keep your preferred times to ${count(SUPPORT_LIMITS.preferredTimes)} characters or fewer.`,
+  timesTooLong: `Please keep your preferred times to ${groupThousands(SUPPORT_LIMITS.preferredTimes)} characters or fewer.`,
   tooManyOpen: `You already have ${SUPPORT_LIMITS.openMentorship} open mentorship requests. Cancel one, or wait for the session, before asking for another.`,
   requestNotFound: "Mentorship request not found.",
   alreadyDecided: "This request has already been answered or cancelled.",
@@ -67,7 +67,7 @@ export const SUPPORT_MESSAGES = {
   timeInvalid: "Enter the session's date and time.",
   timeInPast: "Choose a time in the future.",
   noteRequired: "Add a note telling the learner why.",
-  noteTooLong: `Please keep the note to ${count(SUPPORT_LIMITS.note)} characters or fewer.`,
+  noteTooLong: `Please keep the note to ${groupThousands(SUPPORT_LIMITS.note)} characters or fewer.`,
   confirmed: "Session confirmed. The learner has been emailed.",
   declined: "Request declined. The learner has been emailed.",
 } as const;

@@ -1,6 +1,7 @@
 // What each plan and waitlist track offers (docs/product.md, "Subscription page"), and how prices
 // read on the page.
 import type { PaidPlan } from "../../../shared/plans.ts";
+import { onFirstUse } from "../../../shared/formatters.ts";
 
 export type PlanCardId = "free" | PaidPlan;
 
@@ -38,16 +39,16 @@ export const TRACK_DESCRIPTIONS: Record<PaidPlan, string> = {
     "For experienced traders: professional strategies, algorithmic basics and portfolio management, with 1-on-1 mentorship.",
 };
 
-const amount = new Intl.NumberFormat("en-US", { maximumFractionDigits: 2 });
+const amount = onFirstUse(() => new Intl.NumberFormat("en-US", { maximumFractionDigits: 2 }));
 
 /** "$35/month" */
 export function usdPerMonth(usd: number): string {
-  return `$${amount.format(usd)}/month`;
+  return `$${amount().format(usd)}/month`;
 }
 
 /** "GH₵ 1,545/month" */
 export function ghsPerMonth(ghs: number): string {
-  return `GH₵ ${amount.format(ghs)}/month`;
+  return `GH₵ ${amount().format(ghs)}/month`;
 }
 
 /** A period end as people read it: "14 March 2027". */

@@ -158,6 +158,8 @@ export function ContinueLearning() {
       Go to My Programs
     </Link>
   );
+  const reads = [programs, progress, step];
+  if (user && reads.some((read) => read.isPending) && !reads.some((read) => read.isError)) return <PendingNextStepCard />;
   if (!user || !programs.data || !progress.data || !step.data) return <div className="hero-actions">{toPrograms}</div>;
   const next = step.data;
   const program = next.kind === "done" ? undefined : programs.data.find((entry) => entry.id === next.programId);
@@ -193,6 +195,26 @@ export function ContinueLearning() {
     >
       {entry && <ProgressMeter percent={entry.percent} />}
     </NextStepCard>
+  );
+}
+
+/**
+ * Until the step is read, the card's frame at the size of a usual card, empty: the video under it
+ * does not move when the step comes (docs/performance.md, "Layout shifts").
+ */
+function PendingNextStepCard() {
+  return (
+    <div className="continue-card continue-card-pending" role="status" aria-label="Loading your next step">
+      <div aria-hidden="true">
+        <p className="continue-heading">&nbsp;</p>
+        <p className="continue-program">&nbsp;</p>
+        <ProgressMeter percent={0} />
+        <p className="continue-actions">
+          <span className="button">&nbsp;</span>
+          <span className="continue-all">&nbsp;</span>
+        </p>
+      </div>
+    </div>
   );
 }
 
