@@ -403,6 +403,7 @@ export type ServiceStatus = {
   email: "smtp" | "development-mailbox" | "missing";
   payments: "paystack" | "simulator" | "missing";
   chat: "configured" | "missing";
+  sms: "hubtel" | "development-mailbox" | "missing";
 };
 
 export function serviceStatus(env: Env): ServiceStatus {
@@ -410,6 +411,7 @@ export function serviceStatus(env: Env): ServiceStatus {
     email: env.mail.smtpUrl ? "smtp" : env.isProduction ? "missing" : "development-mailbox",
     payments: env.paystack.mode === "live" ? "paystack" : env.paystack.mode === "simulator" ? "simulator" : "missing",
     chat: env.chatWidgetUrl ? "configured" : "missing",
+    sms: env.hubtel ? "hubtel" : env.isProduction ? "missing" : "development-mailbox",
   };
 }
 

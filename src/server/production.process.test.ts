@@ -281,7 +281,7 @@ describe("the production runtime", () => {
     }
     expect(logLines.filter((line) => line.includes("HUBTEL_CLIENT_ID and HUBTEL_CLIENT_SECRET are not set"))).toHaveLength(1);
     const health = (await (await fetch(`${base}/api/health`)).json()) as { services: unknown };
-    expect(health.services).toEqual({ email: "missing", payments: "missing", chat: "missing" });
+    expect(health.services).toEqual({ email: "missing", payments: "missing", chat: "missing", sms: "missing" });
 
     for (const path of ["/dev/mail", "/dev/mail/messages", "/dev/fakes/paystack/inline.js", "/dev/fakes/exchange-rate/v6/latest/USD", "/dev/fakes/youtube/iframe_api"]) {
       expect((await fetch(`${base}${path}`)).status, path).toBe(404);

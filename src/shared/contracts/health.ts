@@ -17,5 +17,6 @@ export const healthSchema = z.object({
     email: z.enum(["smtp", "development-mailbox", "missing"]),
     payments: z.enum(["paystack", "simulator", "missing"]),
     chat: z.enum(["configured", "missing"]),
+    sms: z.enum(["hubtel", "development-mailbox", "missing"]),
   }),
 });

@@ -25,7 +25,7 @@ describe("GET /api/health/live and /api/health", () => {
       database: "ok",
       version,
       uptimeSeconds: expect.any(Number),
-      services: { email: "development-mailbox", payments: "simulator", chat: "missing" },
+      services: { email: "development-mailbox", payments: "simulator", chat: "missing", sms: "development-mailbox" },
     });
   });
 });
@@ -34,15 +34,17 @@ describe("health in production", () => {
   const production = { NODE_ENV: "production", AUTH_SECRET: randomSecret(), APP_URL: "https://academy.example" };
 
   it.each([
-    ["runs without", {}, { email: "missing", payments: "missing", chat: "missing" }],
+    ["runs without", {}, { email: "missing", payments: "missing", chat: "missing", sms: "missing" }],
     [
       "has",
       {
         SMTP_URL: "smtps://user:pass@smtp.example.com:465",
         PAYSTACK_SECRET_KEY: "sk_test_x",
         CHAT_WIDGET_URL: "https://embed.tawk.to/abc/default",
+        HUBTEL_CLIENT_ID: "hubtel-client",
+        HUBTEL_CLIENT_SECRET: "hubtel-secret-value",
       },
-      { email: "smtp", payments: "paystack", chat: "configured" },
+      { email: "smtp", payments: "paystack", chat: "configured", sms: "hubtel" },
     ],
   ])("says which services production %s", async (_what, services, expected) => {
     const t = await createTestApp({ seed: false, env: { ...production, ...services } });
