@@ -8,6 +8,7 @@ import { createQueryClient } from "./lib/query-client.ts";
 import { prefetchProgramPage } from "./features/learning/learning-api.ts";
 import { AppRoutes, preloadPage } from "./router.tsx";
 import { registerServiceWorker } from "./lib/service-worker.ts";
+import { keepInstallOffer } from "./lib/install-prompt.ts";
 import { FallbackBoundary } from "./ui/fallback-boundary.tsx";
 import { Toasts } from "./ui/toast.tsx";
 import "./styles.css";
@@ -45,6 +46,7 @@ startTransition(() => {
 
 // Installable, and useful offline (docs/decisions/020-offline-with-a-service-worker.md).
 registerServiceWorker();
+keepInstallOffer();
 
 /**
  * The first Intl formatter a page makes loads the locale's data: some 70 ms of a slow phone's main

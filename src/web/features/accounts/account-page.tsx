@@ -34,6 +34,7 @@ import { useVerifyPendingPayments } from "../billing/pending-payments.ts";
 import { SmsCard } from "./sms-card.tsx";
 import "./account-page.css";
 import { DataSaverSection } from "./data-saver-section.tsx";
+import { InstallCard } from "./install-card.tsx";
 
 /** A moment as people read it: "14 March 2027, 09:30". */
 function formatMoment(iso: string): string {
@@ -67,6 +68,7 @@ export function AccountPage() {
         <SmsCard />
         <SessionsCard />
         <DataSaverSection />
+        <InstallCard />
         <DeleteCard user={user} hasPassword={hasPassword} />
       </div>
     </section>
