@@ -102,6 +102,9 @@ export default defineConfig({
     target: "es2022",
     // No source maps: the browser code is public, its sources need not be (docs/operations.md).
     sourcemap: false,
+    // Which built files a page's code is (.vite/manifest.json): the server names a program's and a
+    // lesson's in the page's Link header (src/server/plugins/spa.ts).
+    manifest: true,
     rolldownOptions: {
       output: {
         // The libraries every page needs travel together in one cacheable file.

@@ -49,9 +49,14 @@ function timesAskedFor(visit: { lines: string[] }, path: string): number {
 
 async function openLesson(page: Page, visit: "first" | "return") {
   const response = await page.goto("/program/beginner");
-  // The track is named in the page's Link header, so the browser asks for it with the page. On a
-  // return visit the service worker answers with the app shell it keeps, and the app asks for it.
-  if (visit === "first") expect(response?.headers().link).toBe("</api/programs/beginner>; rel=preload; as=fetch; crossorigin");
+  // The page's own code and the track are named in the page's Link header, so the browser asks for
+  // them with the page. On a return visit the service worker answers with the app shell it keeps,
+  // and the app asks for them.
+  if (visit === "first") {
+    expect(response?.headers().link).toMatch(
+      /^<\/assets\/track-page-[\w-]+\.js>; rel=modulepreload, <\/assets\/track-page-[\w-]+\.css>; rel=preload; as=style, <\/api\/programs\/beginner>; rel=preload; as=fetch; crossorigin$/,
+    );
+  }
   else expect(response?.fromServiceWorker()).toBe(true);
   const play = playButton(page, "Welcome to the markets");
   await expect(play).toBeVisible();
@@ -89,7 +94,11 @@ test("a lesson before its video is played costs at most 150 KB the first time an
   console.log(report);
   await testInfo.attach("lesson data cost", { body: report, contentType: "text/plain" });
   expect(firstVisit.bytes, report).toBeLessThanOrEqual(FIRST_VISIT_BUDGET);
-  // Preloaded reads and the thumbnail fetched ahead are each asked for once, not again by the page.
+  // Preloaded code and reads, and the thumbnail fetched ahead, are each downloaded once, not again by the page.
+  const downloads = (visit: { lines: string[] }, file: RegExp) =>
+    visit.lines.filter((line) => file.test(line) && !line.trimStart().startsWith("0 ")).length;
+  expect(downloads(firstVisit, /\/assets\/track-page-[\w-]+\.js$/), report).toBe(1);
+  expect(downloads(firstVisit, /\/assets\/track-page-[\w-]+\.css$/), report).toBe(1);
   for (const visit of [firstVisit, returnVisit]) {
     expect(timesAskedFor(visit, "/api/programs/beginner"), report).toBe(1);
     // (A second ask the browser's cache answers costs nothing: downloaded once.)

@@ -26,6 +26,36 @@ function readShell(): Shell | null {
   return identity ? { identity, br: read(".br"), gzip: read(".gz") } : null;
 }
 
+/** What the build's manifest says of a file (vite.config.ts, `build.manifest`). */
+type BuiltChunk = { file: string; css?: string[]; imports?: string[] };
+
+/** The program and lesson pages' code (src/web/router.tsx), in the build's manifest. */
+const PROGRAM_PAGE_MODULE = "features/learning/track-page.tsx";
+
+/**
+ * The built files of a program's or a lesson's own code that index.html does not already load: its
+ * script, the scripts only it imports, and its stylesheets, as Link header values. Null without a
+ * manifest (a build from before it was written): the page then loads them as it always did.
+ */
+function readProgramPageCode(): string[] | null {
+  const path = join(webDistFolder, ".vite", "manifest.json");
+  if (!existsSync(path)) return null;
+  const manifest = JSON.parse(readFileSync(path, "utf8")) as Record<string, BuiltChunk>;
+  const closure = (key: string, into = new Set<string>()) => {
+    if (into.has(key)) return into;
+    into.add(key);
+    for (const imported of manifest[key]?.imports ?? []) closure(imported, into);
+    return into;
+  };
+  const loadedByThePage = closure("index.html");
+  const own = [...closure(PROGRAM_PAGE_MODULE)].filter((key) => !loadedByThePage.has(key));
+  const chunks = own.map((key) => manifest[key]).filter((chunk) => chunk !== undefined);
+  return [
+    ...chunks.map((chunk) => `</${chunk.file}>; rel=modulepreload`),
+    ...chunks.flatMap((chunk) => chunk.css ?? []).map((file) => `</${file}>; rel=preload; as=style`),
+  ];
+}
+
 const encodings = new Negotiator<Encoding>({ supportedValues: ["br", "gzip", "identity"], cache: new Map() });
 
 /** The smallest copy of the shell the browser accepts. */
@@ -45,6 +75,7 @@ export async function registerSpa(
   },
 ) {
   const indexHtml = options.serveWeb ? readShell() : null;
+  const programPageCode = indexHtml ? readProgramPageCode() : null;
 
   if (indexHtml) {
     await app.register(fastifyStatic, {
@@ -82,8 +113,8 @@ export async function registerSpa(
     // Should the check fail (the database unreachable), the page is served and says so itself.
     const exists = options.pageExists ? await options.pageExists(pathname).catch(() => true) : true;
     const found = isClientRoute(pathname) && exists;
-    const reads = found ? readsToPreload(pathname) : null;
-    if (reads) reply.header("link", reads);
+    const preloads = found ? pagePreloads(pathname, programPageCode) : null;
+    if (preloads) reply.header("link", preloads);
     return reply
       .code(found ? 200 : 404)
       .header("cache-control", "no-cache")
@@ -94,12 +125,14 @@ export async function registerSpa(
 }
 
 /**
- * A program's or a lesson's first API reads, named in the page's Link header so that the browser
- * asks for them with the page, not after the app's scripts have run (docs/performance.md, "Data").
- * Fetched as the app fetches them (same origin, with its cookies), so the app's own request finds
- * the answer; a learner without access gets the same refusal the app would.
+ * A program's or a lesson's code and first API reads, named in the page's Link header so that the
+ * browser asks for them with the page, not after the app's scripts have run (docs/performance.md,
+ * "Data"). The reads are fetched as the app fetches them (same origin, with its cookies), so the
+ * app's own request finds the answer; a learner without access gets the same refusal the app would.
  */
-function readsToPreload(pathname: string): string | null {
+function pagePreloads(pathname: string, programPageCode: string[] | null): string | null {
   const page = programPageReads(pathname);
-  return page ? page.paths.map((path) => `<${path}>; rel=preload; as=fetch; crossorigin`).join(", ") : null;
+  if (!page) return null;
+  const reads = page.paths.map((path) => `<${path}>; rel=preload; as=fetch; crossorigin`);
+  return [...(programPageCode ?? []), ...reads].join(", ");
 }
