@@ -180,7 +180,3 @@ export function routesFor(access: RouteAccess): AppRoute[] {
 }
 
 const patterns = ROUTES.map(({ path }) => new RegExp(`^${path.replace(/:[A-Za-z]+/g, "[^/]+")}/?$`));
-
-export function isClientRoute(pathname: string): boolean {
-  return patterns.some((pattern) => pattern.test(pathname));
-}

@@ -6,7 +6,8 @@ import { Negotiator } from "@fastify/accept-negotiator";
 import fastifyStatic from "@fastify/static";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import { programPageReads } from "../../shared/program-page-reads.ts";
-import { isClientRoute } from "../../shared/routes.ts";
+import { PAGE_MODULES } from "../../shared/page-modules.ts";
+import { routeAt, type RouteId } from "../../shared/routes.ts";
 import { webDistFolder } from "../paths.ts";
 import { sendNoRoute } from "./errors.ts";
 
@@ -29,17 +30,15 @@ function readShell(): Shell | null {
 /** What the build's manifest says of a file (vite.config.ts, `build.manifest`). */
 type BuiltChunk = { file: string; css?: string[]; imports?: string[] };
 
-/** The program and lesson pages' code (src/web/router.tsx), in the build's manifest. */
-const PROGRAM_PAGE_MODULE = "features/learning/track-page.tsx";
-
 /**
- * The built files of a program's or a lesson's own code that index.html does not already load: its
- * script, the scripts only it imports, and its stylesheets, as Link header values. Null without a
- * manifest (a build from before it was written): the page then loads them as it always did.
+ * For each page whose code loads on demand, its built files that index.html does not already load
+ * (its script, the scripts only it imports, its stylesheets), as Link header values. Empty without
+ * a manifest (a build from before it was written): pages then load their code as they always did.
  */
-function readProgramPageCode(): string[] | null {
+function readPageCode(): Map<RouteId, string[]> {
+  const byPage = new Map<RouteId, string[]>();
   const path = join(webDistFolder, ".vite", "manifest.json");
-  if (!existsSync(path)) return null;
+  if (!existsSync(path)) return byPage;
   const manifest = JSON.parse(readFileSync(path, "utf8")) as Record<string, BuiltChunk>;
   const closure = (key: string, into = new Set<string>()) => {
     if (into.has(key)) return into;
@@ -48,12 +47,18 @@ function readProgramPageCode(): string[] | null {
     return into;
   };
   const loadedByThePage = closure("index.html");
-  const own = [...closure(PROGRAM_PAGE_MODULE)].filter((key) => !loadedByThePage.has(key));
-  const chunks = own.map((key) => manifest[key]).filter((chunk) => chunk !== undefined);
-  return [
-    ...chunks.map((chunk) => `</${chunk.file}>; rel=modulepreload`),
-    ...chunks.flatMap((chunk) => chunk.css ?? []).map((file) => `</${file}>; rel=preload; as=style`),
-  ];
+  for (const [page, module] of Object.entries(PAGE_MODULES) as [RouteId, string | null][]) {
+    if (!module || !manifest[module]) continue;
+    const chunks = [...closure(module)]
+      .filter((key) => !loadedByThePage.has(key))
+      .map((key) => manifest[key])
+      .filter((chunk) => chunk !== undefined);
+    byPage.set(page, [
+      ...chunks.map((chunk) => `</${chunk.file}>; rel=modulepreload`),
+      ...chunks.flatMap((chunk) => chunk.css ?? []).map((file) => `</${file}>; rel=preload; as=style`),
+    ]);
+  }
+  return byPage;
 }
 
 const encodings = new Negotiator<Encoding>({ supportedValues: ["br", "gzip", "identity"], cache: new Map() });
@@ -75,7 +80,7 @@ export async function registerSpa(
   },
 ) {
   const indexHtml = options.serveWeb ? readShell() : null;
-  const programPageCode = indexHtml ? readProgramPageCode() : null;
+  const pageCode = indexHtml ? readPageCode() : new Map<RouteId, string[]>();
 
   if (indexHtml) {
     await app.register(fastifyStatic, {
@@ -112,9 +117,10 @@ export async function registerSpa(
     if (encoding !== "identity") reply.header("content-encoding", encoding);
     // Should the check fail (the database unreachable), the page is served and says so itself.
     const exists = options.pageExists ? await options.pageExists(pathname).catch(() => true) : true;
-    const found = isClientRoute(pathname) && exists;
-    const preloads = found ? pagePreloads(pathname, programPageCode) : null;
-    if (preloads) reply.header("link", preloads);
+    const route = routeAt(pathname);
+    const found = route !== undefined && exists;
+    const preloads = found ? pagePreloads(pathname, pageCode.get(route.id) ?? []) : [];
+    if (preloads.length > 0) reply.header("link", preloads.join(", "));
     return reply
       .code(found ? 200 : 404)
       .header("cache-control", "no-cache")
@@ -125,14 +131,13 @@ export async function registerSpa(
 }
 
 /**
- * A program's or a lesson's code and first API reads, named in the page's Link header so that the
- * browser asks for them with the page, not after the app's scripts have run (docs/performance.md,
- * "Data"). The reads are fetched as the app fetches them (same origin, with its cookies), so the
- * app's own request finds the answer; a learner without access gets the same refusal the app would.
+ * A page's own code, and a program's or a lesson's first API reads, named in the page's Link header
+ * so that the browser asks for them with the page, not after the app's scripts have run
+ * (docs/performance.md, "Data"). The reads are fetched as the app fetches them (same origin, with
+ * its cookies), so the app's own request finds the answer; a learner without access gets the same
+ * refusal the app would.
  */
-function pagePreloads(pathname: string, programPageCode: string[] | null): string | null {
-  const page = programPageReads(pathname);
-  if (!page) return null;
-  const reads = page.paths.map((path) => `<${path}>; rel=preload; as=fetch; crossorigin`);
-  return [...(programPageCode ?? []), ...reads].join(", ");
+function pagePreloads(pathname: string, code: string[]): string[] {
+  const reads = programPageReads(pathname)?.paths ?? [];
+  return [...code, ...reads.map((path) => `<${path}>; rel=preload; as=fetch; crossorigin`)];
 }
