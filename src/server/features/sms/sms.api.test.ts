@@ -337,3 +337,58 @@ describe("SMS settings and sending", () => {
     expect(await t.database.db.select().from(smsMessages).where(eq(smsMessages.to, "+233245550109"))).toEqual([]);
   });
 });
+
+// docs/operations.md, "What the logs never hold": a code is as good as the number it confirms.
+describe("the logs of confirming a number", () => {
+  let hubtel: HubtelFake;
+  let t: TestApp;
+  const lines: string[] = [];
+  beforeAll(async () => {
+    hubtel = await startHubtelFake();
+    t = await createTestApp({ env: { ...hubtel.env(), LOG_LEVEL: "trace" }, logDestination: { write: (line) => lines.push(line) } });
+  });
+  afterAll(async () => {
+    await t.close();
+    await hubtel.close();
+  });
+
+  it("hold no confirmation code and not Hubtel's secret, through a failed send, a wrong code and a change of number", async () => {
+    const user = await createSignedInUser(t, { email: "sms-logged@example.com", nextIp });
+    const call = (method: "POST", url: string, payload: object) =>
+      t.app.inject({ method, url, headers: { cookie: user.cookie }, payload, remoteAddress: "10.180.202.1" });
+    const codeOf = (content: string | undefined) => /\b(\d{6})\b/.exec(content ?? "")?.[1] ?? "";
+    const wrongFor = (code: string) => (code === "000000" ? "111111" : "000000");
+
+    // Hubtel down for the first try: the job fails, is logged, and is retried with a fresh code.
+    hubtel.mode = "down";
+    expect((await call("POST", "/api/accounts/sms/number", { phone: "024 555 0120" })).statusCode).toBe(200);
+    await t.app.jobs.runDue();
+    hubtel.mode = "accept";
+    await t.database.db.update(jobs).set({ runAt: new Date(Date.now() - 1000) }).where(eq(jobs.kind, "sms.send"));
+    await t.app.jobs.runDue();
+    const first = codeOf(hubtel.sent.at(-1)?.content);
+    expect((await call("POST", "/api/accounts/sms/confirm", { code: wrongFor(first) })).statusCode).toBe(400);
+    expect((await call("POST", "/api/accounts/sms/confirm", { code: first })).statusCode).toBe(200);
+
+    // Another number: its code mistyped, then given.
+    expect((await call("POST", "/api/accounts/sms/number", { phone: "024 555 0121" })).statusCode).toBe(200);
+    await t.app.jobs.runDue();
+    const second = codeOf(hubtel.sent.at(-1)?.content);
+    expect((await call("POST", "/api/accounts/sms/confirm", { code: wrongFor(second) })).statusCode).toBe(400);
+    const confirmed = await call("POST", "/api/accounts/sms/confirm", { code: second });
+    expect(confirmed.json()).toMatchObject({ settings: { phone: "+233245550121", confirmed: true } });
+
+    expect(first).toMatch(/^\d{6}$/);
+    expect(second).toMatch(/^\d{6}$/);
+    // The journey was logged: the requests, and the failed send.
+    expect(lines.filter((line) => line.includes("/api/accounts/sms/confirm")).length).toBeGreaterThanOrEqual(4);
+    expect(lines.some((line) => line.includes("job failed") && line.includes("HTTP 503"))).toBe(true);
+    // A code is six digits on their own: the digits of a time or a duration are not a code.
+    for (const code of [first, wrongFor(first), second, wrongFor(second)]) {
+      expect(lines.filter((line) => new RegExp(`(?<!\\d)${code}(?!\\d)`).test(line)), code).toEqual([]);
+    }
+    for (const secret of [hubtel.clientSecret, Buffer.from(`${hubtel.clientId}:${hubtel.clientSecret}`).toString("base64")]) {
+      expect(lines.filter((line) => line.includes(secret)), secret).toEqual([]);
+    }
+  });
+});
