@@ -60,8 +60,12 @@ export type SmsPreferences = z.infer<typeof smsPreferencesSchema>;
 export const smsSettingsSchema = z.object({
   phone: z.nullable(z.string()),
   confirmed: z.boolean(),
-  /** Another number asked for while `phone` is confirmed; `phone` keeps the SMS until its code is given. */
-  pendingPhone: z.nullable(z.string()),
+  /**
+   * Another number asked for while `phone` is confirmed; `phone` keeps the SMS until its code is
+   * given. Absent from the answers of the release before it (kept offline by the service worker,
+   * or from an instance not yet updated): none waiting.
+   */
+  pendingPhone: z._default(z.nullable(z.string()), null),
   /** The latest code's SMS: on its way, accepted by Hubtel, or failing (retried). */
   codeStatus: z.nullable(z.enum(["sending", "sent", "failing"])),
   preferences: smsPreferencesSchema,
