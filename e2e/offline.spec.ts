@@ -1,6 +1,7 @@
 // Installable, and useful offline (docs/product.md, "Offline"; docs/decisions/020): the manifest
 // and the service worker, a lesson opened before shown again with the network cut, the offline
-// page with Retry for a page never opened, and nothing of an account left after its sign-out.
+// page with Retry for a page never opened, nothing of an account left after its sign-out, and the
+// built files kept trimmed to 150.
 // Chromium at 360 px, as a phone.
 import { expect, test, type BrowserContext, type Page } from "@playwright/test";
 import { newSignedInContext, uniqueEmail } from "./support/accounts.ts";
@@ -171,5 +172,38 @@ test("after sign-out, nothing of the account is shown offline", async ({ browser
   await expect(page.getByText("Kofi Boateng")).toHaveCount(0);
   await expect(page.getByText("Welcome to the markets")).toHaveCount(0);
   await page.screenshot({ path: testInfo.outputPath("offline-after-sign-out.png") });
+  await context.close();
+});
+
+test("the built files kept are trimmed to 150, the longest unused first, never a file in use", async ({ browser }) => {
+  const context = await browser.newContext({ serviceWorkers: "allow", viewport: { width: 360, height: 740 } });
+  const page = await context.newPage();
+  await page.goto("/");
+  await workerInControl(page);
+  const kept = () => page.evaluate(async () => (await (await caches.open("assets")).keys()).map((request) => request.url));
+  // The entry script the page runs, kept when the worker was installed.
+  await expect.poll(async () => (await kept()).some((url) => /\/assets\/index-[^/?]+\.js$/.test(url)), { timeout: 10_000 }).toBe(true);
+  const entry = (await kept()).find((url) => /\/assets\/index-[^/?]+\.js$/.test(url)) ?? "";
+  // Files of releases gone by: the same bytes under other names, as the worker sees them.
+  const keepOldFiles = (from: number, to: number) =>
+    page.evaluate(
+      async ({ entry, from, to }) => {
+        for (let copy = from; copy < to; copy++) await (await fetch(`${entry}?release=${copy}`)).arrayBuffer();
+      },
+      { entry, from, to },
+    );
+  const copy = (n: number) => `${entry}?release=${n}`;
+
+  await keepOldFiles(0, 100);
+  // The entry script used again (a page opened) while among the oldest kept: it moves to the end.
+  await page.evaluate(async (url) => (await fetch(url)).arrayBuffer(), entry);
+  await expect.poll(async () => (await kept()).indexOf(entry), { timeout: 10_000 }).toBeGreaterThan(50);
+  await keepOldFiles(100, 200);
+
+  await expect.poll(async () => (await kept()).length, { timeout: 10_000 }).toBe(150);
+  const urls = await kept();
+  expect(urls).toContain(entry);
+  expect(urls).toContain(copy(199));
+  expect(urls).not.toContain(copy(0));
   await context.close();
 });

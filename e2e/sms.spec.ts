@@ -53,6 +53,22 @@ test("a learner adds a mobile number, confirms it with the SMS code and chooses 
   await expectNoAxeViolations(page, "the SMS settings at 360 px");
   await smsCard(page).screenshot({ path: testInfo.outputPath("sms-settings-360.png") });
 
+  // Another number: SMS keep coming to the confirmed one until the new one's code is given.
+  const newDigits = String((Number(digits) + 1) % 10_000_000).padStart(7, "0");
+  const newNational = `055 ${newDigits.slice(0, 3)} ${newDigits.slice(3)}`;
+  const shown = `${national.slice(0, 3)} ${national.slice(3, 6)} ${national.slice(6)}`;
+  await smsCard(page).getByLabel("New mobile number").fill(newNational);
+  await smsCard(page).getByRole("button", { name: "Send code to new number" }).click();
+  await expect(smsCard(page).getByText(`SMS go to ${shown}. Email still comes as before.`)).toBeVisible();
+  await expect(smsCard(page).getByText(`To have SMS sent to ${newNational} instead`)).toContainText(`Until then they keep coming to ${shown}.`);
+  await expect(smsCard(page).getByText("The code has been sent.")).toBeVisible({ timeout: 20_000 });
+  await smsCard(page).screenshot({ path: testInfo.outputPath("sms-new-number-360.png") });
+  const [newSms] = await mailFor(request, `+23355${newDigits}`);
+  const newCode = /\b(\d{6})\b/.exec(newSms?.text ?? "")?.[1] ?? "";
+  await smsCard(page).getByLabel("6-digit code").fill(newCode);
+  await smsCard(page).getByRole("button", { name: "Confirm new number" }).click();
+  await expect(smsCard(page).getByText(`SMS go to ${newNational}. Email still comes as before.`)).toBeVisible();
+
   await smsCard(page).getByRole("button", { name: "Turn off SMS and remove my number" }).click();
   await expect(smsCard(page).getByRole("status")).toHaveText("Your number has been removed. No more SMS will be sent to you.");
   await expect(smsCard(page).getByLabel("Mobile number")).toBeVisible();

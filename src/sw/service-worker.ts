@@ -1,7 +1,7 @@
 // The service worker (docs/decisions/020-offline-with-a-service-worker.md): Workbox's modules,
 // bundled by vite-plugin-pwa, which writes the list of files to precache into
 // `self.__WB_MANIFEST`. What is cached and what never is: docs/product.md, "Offline".
-import { clientsClaim } from "workbox-core";
+import { clientsClaim, registerQuotaErrorCallback, type WorkboxPlugin } from "workbox-core";
 import { NavigationRoute, Route, Router } from "workbox-routing";
 import { CacheFirst, NetworkFirst } from "workbox-strategies";
 import { API_READS_CACHE, APP_SHELL_CACHE, isCachedApiRead, SHELL_ASSETS_CACHE, SKIP_WAITING } from "../shared/offline.ts";
@@ -45,11 +45,54 @@ async function keepEntryScripts(): Promise<void> {
 
 self.addEventListener("install", (event) => event.waitUntil(Promise.all([keepOpenPageAsShell().catch(() => undefined), keepEntryScripts()])));
 
+/**
+ * The most built files kept: a release has about 70 (the admin's code among them, which learners
+ * never fetch), so a learner who opened every page keeps them all across a release
+ * (docs/decisions/020).
+ */
+const SHELL_ASSETS_MAX_ENTRIES = 150;
+
+/**
+ * Every release renames the files that changed, so the cache is trimmed after each file kept: a
+ * cache lists its entries in the order they were put, and beyond SHELL_ASSETS_MAX_ENTRIES the
+ * first put go. A file used again while among the first half is put again, at the end: what goes
+ * is what has not been used for longest, older releases' files. (Workbox's ExpirationPlugin does
+ * this with IndexedDB, whose code adds 1,962 bytes, compressed, to this script, which a first
+ * visit downloads: the lesson's first visit would go over its 150 KB, docs/performance.md, "Data".)
+ */
+const trimShellAssets: WorkboxPlugin = {
+  cacheDidUpdate: async ({ cacheName }) => {
+    const cache = await caches.open(cacheName);
+    const files = await cache.keys();
+    await Promise.all(files.slice(0, Math.max(0, files.length - SHELL_ASSETS_MAX_ENTRIES)).map((file) => cache.delete(file)));
+  },
+  cachedResponseWillBeUsed: async ({ cacheName, request, cachedResponse, event }) => {
+    if (cachedResponse) {
+      const kept = cachedResponse.clone();
+      const putAgain = async () => {
+        const cache = await caches.open(cacheName);
+        const files = await cache.keys();
+        const at = files.findIndex((file) => file.url === request.url);
+        if (at !== -1 && at < files.length / 2) await cache.put(request, kept);
+      };
+      event.waitUntil(putAgain());
+    }
+    return cachedResponse;
+  },
+};
+// The browser's storage full: these files are the first to go (fetched again when needed).
+registerQuotaErrorCallback(async () => {
+  await caches.delete(SHELL_ASSETS_CACHE);
+});
+
 // Built files have hashed names and never change: the pages' lazy code is kept once fetched.
 router.registerRoute(
   new Route(
   ({ url, sameOrigin }) => sameOrigin && url.pathname.startsWith("/assets/"),
-  new CacheFirst({ cacheName: SHELL_ASSETS_CACHE }),
+  new CacheFirst({
+    cacheName: SHELL_ASSETS_CACHE,
+    plugins: [trimShellAssets],
+  }),
   "GET",
   ),
 );

@@ -863,6 +863,9 @@ export const smsNumbers = pgTable(
       .references(() => users.id, { onDelete: "cascade" }),
     phone: text("phone").notNull(),
     confirmedAt: timestamp("confirmed_at", { withTimezone: true }),
+    // Another number asked for while `phone` is confirmed: the code is its own, and `phone` keeps
+    // its SMS until the code is given (docs/product.md, "SMS").
+    pendingPhone: text("pending_phone"),
     codeHash: text("code_hash"),
     codeExpiresAt: timestamp("code_expires_at", { withTimezone: true }),
     codeTriesLeft: integer("code_tries_left").notNull().default(0),

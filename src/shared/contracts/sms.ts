@@ -31,6 +31,7 @@ export const SMS_MESSAGES = {
   codeExpired: "That code has expired. Please ask for a new code.",
   noCode: "There is no code waiting for this number. Please ask for a new code.",
   confirmed: "Your number is confirmed. SMS will come to it as you chose below.",
+  numberKept: (phone: string) => `SMS stay with ${phone}, your confirmed number.`,
   noNumber: "Please add and confirm a mobile number first.",
   preferencesSaved: "Your SMS choices have been saved.",
   removed: "Your number has been removed. No more SMS will be sent to you.",
@@ -52,10 +53,19 @@ export const smsPreferencesSchema = z.object({
 });
 export type SmsPreferences = z.infer<typeof smsPreferencesSchema>;
 
-/** The learner's SMS settings: no number, a number waiting for its code, or a confirmed one. */
+/**
+ * The learner's SMS settings: no number, a number waiting for its code, or a confirmed one (and
+ * perhaps another number waiting for its code, which replaces it once the code is given).
+ */
 export const smsSettingsSchema = z.object({
   phone: z.nullable(z.string()),
   confirmed: z.boolean(),
+  /**
+   * Another number asked for while `phone` is confirmed; `phone` keeps the SMS until its code is
+   * given. Absent from the answers of the release before it (kept offline by the service worker,
+   * or from an instance not yet updated): none waiting.
+   */
+  pendingPhone: z._default(z.nullable(z.string()), null),
   /** The latest code's SMS: on its way, accepted by Hubtel, or failing (retried). */
   codeStatus: z.nullable(z.enum(["sending", "sent", "failing"])),
   preferences: smsPreferencesSchema,

@@ -194,6 +194,73 @@ describe("SMS settings and sending", () => {
     expect(response.json()).toEqual(error(SMS_MESSAGES.numberTaken, "CONFLICT"));
   });
 
+  it("keeps the confirmed number, and its SMS, until the new number's code is given", async () => {
+    const user = await confirmedLearner("024 555 0110");
+    const receipt = async (eventKey: string) => {
+      await queueEventSms(t.database.db, { userId: user.id, preference: "receipts", kind: "receipt", eventKey, content: `Trading Academy: ${eventKey}` });
+      await t.app.jobs.runDue();
+      return hubtel.sent.find((sms) => sms.content === `Trading Academy: ${eventKey}`)?.to;
+    };
+    const asked = await addNumber(user, "055 555 0111");
+    expect(asked.statusCode, asked.body).toBe(200);
+    expect(asked.json()).toMatchObject({
+      settings: { phone: "+233245550110", confirmed: true, pendingPhone: "+233555550111", codeStatus: "sending" },
+      message: SMS_MESSAGES.codeSent("055 555 0111"),
+    });
+    await t.app.jobs.runDue();
+    expect(hubtel.sent.at(-1)).toMatchObject({ to: "233555550111", content: expect.stringMatching(/code is \d{6}\./) });
+    const code = lastCode();
+    // The code not given (yet, or ever): SMS still go to the confirmed number.
+    expect(await receipt("before-the-code")).toBe("233245550110");
+    expect((await confirm(user, code === "000000" ? "111111" : "000000")).statusCode).toBe(400);
+    expect(await receipt("after-a-wrong-code")).toBe("233245550110");
+    expect((await call(user, "GET", "/api/accounts/sms")).json()).toMatchObject({
+      settings: { phone: "+233245550110", confirmed: true, pendingPhone: "+233555550111", codeStatus: "sent", preferences: { receipts: true } },
+    });
+
+    const confirmed = await confirm(user, code);
+    expect(confirmed.statusCode, confirmed.body).toBe(200);
+    expect(confirmed.json()).toMatchObject({
+      settings: { phone: "+233555550111", confirmed: true, pendingPhone: null, codeStatus: null },
+      message: SMS_MESSAGES.confirmed,
+    });
+    expect(await receipt("after-the-code")).toBe("233555550111");
+    // The number left behind is free for another account.
+    expect((await addNumber(await learner(), "024 555 0110")).statusCode).toBe(200);
+  });
+
+  it("asking for the confirmed number again keeps it, and the other number's code no longer changes it", async () => {
+    const user = await confirmedLearner("024 555 0112");
+    await addNumber(user, "024 555 0113");
+    await t.app.jobs.runDue();
+    const code = lastCode();
+    const requests = (await t.database.db.select().from(smsCodeRequests)).length;
+    const kept = await addNumber(user, "0245550112");
+    expect(kept.statusCode, kept.body).toBe(200);
+    expect(kept.json()).toMatchObject({
+      settings: { phone: "+233245550112", confirmed: true, pendingPhone: null, codeStatus: null },
+      message: SMS_MESSAGES.numberKept("024 555 0112"),
+    });
+    // No SMS, and nothing counted against the limits.
+    await t.app.jobs.runDue();
+    expect(hubtel.sent.at(-1)?.to).toBe("233245550113");
+    expect(await t.database.db.select().from(smsCodeRequests)).toHaveLength(requests);
+    await confirm(user, code);
+    expect((await call(user, "GET", "/api/accounts/sms")).json()).toMatchObject({ settings: { phone: "+233245550112", confirmed: true, pendingPhone: null } });
+  });
+
+  it("a new number confirmed meanwhile on another account is refused, and the confirmed one stays", async () => {
+    const user = await confirmedLearner("024 555 0114");
+    await addNumber(user, "024 555 0115");
+    await t.app.jobs.runDue();
+    const code = lastCode();
+    await confirmedLearner("024 555 0115");
+    const refused = await confirm(user, code);
+    expect(refused.statusCode).toBe(409);
+    expect(refused.json()).toEqual(error(SMS_MESSAGES.numberTaken, "CONFLICT"));
+    expect((await call(user, "GET", "/api/accounts/sms")).json()).toMatchObject({ settings: { phone: "+233245550114", confirmed: true } });
+  });
+
   it("retries when Hubtel refuses or is down, never says it was sent, shows it to an admin and counts it", async () => {
     const user = await learner();
     hubtel.mode = "refuse";
@@ -268,5 +335,60 @@ describe("SMS settings and sending", () => {
     await deleteAccount(t.database.db, user.id, new Date());
     expect(await t.database.db.select().from(smsNumbers).where(eq(smsNumbers.phone, "+233245550109"))).toEqual([]);
     expect(await t.database.db.select().from(smsMessages).where(eq(smsMessages.to, "+233245550109"))).toEqual([]);
+  });
+});
+
+// docs/operations.md, "What the logs never hold": a code is as good as the number it confirms.
+describe("the logs of confirming a number", () => {
+  let hubtel: HubtelFake;
+  let t: TestApp;
+  const lines: string[] = [];
+  beforeAll(async () => {
+    hubtel = await startHubtelFake();
+    t = await createTestApp({ env: { ...hubtel.env(), LOG_LEVEL: "trace" }, logDestination: { write: (line) => lines.push(line) } });
+  });
+  afterAll(async () => {
+    await t.close();
+    await hubtel.close();
+  });
+
+  it("hold no confirmation code and not Hubtel's secret, through a failed send, a wrong code and a change of number", async () => {
+    const user = await createSignedInUser(t, { email: "sms-logged@example.com", nextIp });
+    const call = (method: "POST", url: string, payload: object) =>
+      t.app.inject({ method, url, headers: { cookie: user.cookie }, payload, remoteAddress: "10.180.202.1" });
+    const codeOf = (content: string | undefined) => /\b(\d{6})\b/.exec(content ?? "")?.[1] ?? "";
+    const wrongFor = (code: string) => (code === "000000" ? "111111" : "000000");
+
+    // Hubtel down for the first try: the job fails, is logged, and is retried with a fresh code.
+    hubtel.mode = "down";
+    expect((await call("POST", "/api/accounts/sms/number", { phone: "024 555 0120" })).statusCode).toBe(200);
+    await t.app.jobs.runDue();
+    hubtel.mode = "accept";
+    await t.database.db.update(jobs).set({ runAt: new Date(Date.now() - 1000) }).where(eq(jobs.kind, "sms.send"));
+    await t.app.jobs.runDue();
+    const first = codeOf(hubtel.sent.at(-1)?.content);
+    expect((await call("POST", "/api/accounts/sms/confirm", { code: wrongFor(first) })).statusCode).toBe(400);
+    expect((await call("POST", "/api/accounts/sms/confirm", { code: first })).statusCode).toBe(200);
+
+    // Another number: its code mistyped, then given.
+    expect((await call("POST", "/api/accounts/sms/number", { phone: "024 555 0121" })).statusCode).toBe(200);
+    await t.app.jobs.runDue();
+    const second = codeOf(hubtel.sent.at(-1)?.content);
+    expect((await call("POST", "/api/accounts/sms/confirm", { code: wrongFor(second) })).statusCode).toBe(400);
+    const confirmed = await call("POST", "/api/accounts/sms/confirm", { code: second });
+    expect(confirmed.json()).toMatchObject({ settings: { phone: "+233245550121", confirmed: true } });
+
+    expect(first).toMatch(/^\d{6}$/);
+    expect(second).toMatch(/^\d{6}$/);
+    // The journey was logged: the requests, and the failed send.
+    expect(lines.filter((line) => line.includes("/api/accounts/sms/confirm")).length).toBeGreaterThanOrEqual(4);
+    expect(lines.some((line) => line.includes("job failed") && line.includes("HTTP 503"))).toBe(true);
+    // A code is six digits on their own: the digits of a time or a duration are not a code.
+    for (const code of [first, wrongFor(first), second, wrongFor(second)]) {
+      expect(lines.filter((line) => new RegExp(`(?<!\\d)${code}(?!\\d)`).test(line)), code).toEqual([]);
+    }
+    for (const secret of [hubtel.clientSecret, Buffer.from(`${hubtel.clientId}:${hubtel.clientSecret}`).toString("base64")]) {
+      expect(lines.filter((line) => line.includes(secret)), secret).toEqual([]);
+    }
   });
 });

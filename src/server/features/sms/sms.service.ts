@@ -1,7 +1,7 @@
 // SMS (docs/product.md, "SMS"): a learner's Ghanaian mobile number, confirmed by a 6-digit code,
 // what they chose to receive, and the SMS of events, each queued once and sent by the job queue.
 import { createHmac, randomInt, timingSafeEqual } from "node:crypto";
-import { and, count, desc, eq, gt, inArray, isNotNull, ne, sql } from "drizzle-orm";
+import { and, count, desc, eq, gt, inArray, isNotNull, isNull, ne, or, sql } from "drizzle-orm";
 import parsePhoneNumber from "libphonenumber-js/max";
 import { z } from "zod";
 import {
@@ -48,17 +48,19 @@ const NO_PREFERENCES: SmsPreferences = { reminders: true, receipts: true, cohort
 
 export async function smsSettings(db: Db, userId: string): Promise<SmsSettings> {
   const [number] = await db.select().from(smsNumbers).where(eq(smsNumbers.userId, userId));
-  if (!number) return { phone: null, confirmed: false, codeStatus: null, preferences: NO_PREFERENCES };
+  if (!number) return { phone: null, confirmed: false, pendingPhone: null, codeStatus: null, preferences: NO_PREFERENCES };
   const [code] = await db
     .select({ status: smsMessages.status })
     .from(smsMessages)
     .where(and(eq(smsMessages.userId, userId), eq(smsMessages.kind, "code")))
     .orderBy(desc(smsMessages.id))
     .limit(1);
-  const codeStatus = number.confirmedAt || !code || code.status === "cancelled" ? null : code.status === "pending" ? "sending" : code.status;
+  const waitingForCode = !number.confirmedAt || number.pendingPhone !== null;
+  const codeStatus = !waitingForCode || !code || code.status === "cancelled" ? null : code.status === "pending" ? "sending" : code.status;
   return {
     phone: number.phone,
     confirmed: number.confirmedAt !== null,
+    pendingPhone: number.pendingPhone,
     codeStatus,
     preferences: { reminders: number.reminders, receipts: number.receipts, cohorts: number.cohorts, mentorship: number.mentorship },
   };
@@ -80,13 +82,23 @@ async function waitFor(tx: Tx, where: ReturnType<typeof eq>, max: number, now: D
 /**
  * Starts confirming a number: checks it is a Ghanaian mobile not confirmed elsewhere, counts the
  * limits (per number, account and address), and queues the code's SMS. The code itself is made
- * by the job, so no plain code is ever stored.
+ * by the job, so no plain code is ever stored. A confirmed number keeps its SMS until another
+ * number's code is given; asking for the confirmed number itself keeps it, and sends nothing.
  */
 export async function requestSmsCode(deps: Deps, input: { userId: string; phone: string; ip: string; now: Date }) {
   const phone = normaliseGhanaMobile(input.phone);
   if (!phone) throw new HttpError(400, "VALIDATION_ERROR", SMS_MESSAGES.notGhanaMobile);
   return deps.db.transaction(async (tx) => {
     await tx.execute(sql`select pg_advisory_xact_lock(${SMS_CODE_LOCK.classId}, ${SMS_CODE_LOCK.id})`);
+    const [current] = await tx.select().from(smsNumbers).where(eq(smsNumbers.userId, input.userId)).for("update");
+    const confirmed = current?.confirmedAt ? current.phone : null;
+    if (confirmed === phone) {
+      await tx
+        .update(smsNumbers)
+        .set({ pendingPhone: null, codeHash: null, codeExpiresAt: null, codeTriesLeft: 0 })
+        .where(eq(smsNumbers.userId, input.userId));
+      return { phone, message: SMS_MESSAGES.numberKept(formatGhanaPhone(phone)) };
+    }
     const [taken] = await tx
       .select({ userId: smsNumbers.userId })
       .from(smsNumbers)
@@ -105,13 +117,15 @@ export async function requestSmsCode(deps: Deps, input: { userId: string; phone:
       .insert(smsCodeRequests)
       .values({ phone, userId: input.userId, ip: input.ip, createdAt: input.now })
       .returning({ id: smsCodeRequests.id });
-    // A new number (or the same again) waits for its code; a confirmed number stays until then.
+    // A new number (or the same again) waits for its code: beside a confirmed number, which keeps
+    // its SMS until then, or on its own.
+    const noCode = { codeHash: null, codeExpiresAt: null, codeTriesLeft: 0 };
     await tx
       .insert(smsNumbers)
       .values({ userId: input.userId, phone })
       .onConflictDoUpdate({
         target: smsNumbers.userId,
-        set: { phone, confirmedAt: null, codeHash: null, codeExpiresAt: null, codeTriesLeft: 0 },
+        set: confirmed ? { pendingPhone: phone, ...noCode } : { phone, confirmedAt: null, pendingPhone: null, ...noCode },
       });
     await queueSmsMessage(tx, { userId: input.userId, kind: "code", to: phone, content: "", eventKey: `code:${request?.id}` });
     return { phone, message: SMS_MESSAGES.codeSent(formatGhanaPhone(phone)) };
@@ -126,7 +140,7 @@ export async function confirmSmsCode(deps: Deps, input: { userId: string; code: 
     .transaction(async (tx): Promise<string | { wrong: number }> => {
     const [number] = await tx.select().from(smsNumbers).where(eq(smsNumbers.userId, input.userId)).for("update");
     if (!number) throw new HttpError(400, "VALIDATION_ERROR", SMS_MESSAGES.noNumber);
-    if (number.confirmedAt) return SMS_MESSAGES.confirmed;
+    if (number.confirmedAt && !number.pendingPhone) return SMS_MESSAGES.confirmed;
     if (!number.codeHash || !number.codeExpiresAt || number.codeTriesLeft <= 0) {
       throw new HttpError(400, "VALIDATION_ERROR", number.codeHash ? SMS_MESSAGES.codeWrong(0) : SMS_MESSAGES.noCode);
     }
@@ -138,14 +152,16 @@ export async function confirmSmsCode(deps: Deps, input: { userId: string; code: 
       await tx.update(smsNumbers).set({ codeTriesLeft: triesLeft }).where(eq(smsNumbers.userId, input.userId));
       return { wrong: triesLeft };
     }
+    // The code is the waiting number's: it replaces the confirmed one, if any, now.
+    const phone = number.pendingPhone ?? number.phone;
     const [taken] = await tx
       .select({ userId: smsNumbers.userId })
       .from(smsNumbers)
-      .where(and(eq(smsNumbers.phone, number.phone), isNotNull(smsNumbers.confirmedAt)));
+      .where(and(eq(smsNumbers.phone, phone), isNotNull(smsNumbers.confirmedAt), ne(smsNumbers.userId, input.userId)));
     if (taken) throw new HttpError(409, "CONFLICT", SMS_MESSAGES.numberTaken);
     await tx
       .update(smsNumbers)
-      .set({ confirmedAt: input.now, codeHash: null, codeExpiresAt: null, codeTriesLeft: 0 })
+      .set({ phone, pendingPhone: null, confirmedAt: input.now, codeHash: null, codeExpiresAt: null, codeTriesLeft: 0 })
       .where(eq(smsNumbers.userId, input.userId));
     return SMS_MESSAGES.confirmed;
   })
@@ -197,7 +213,12 @@ export function createSmsJobHandler(deps: { db: Db; sender: SmsSender; secret: s
           codeExpiresAt: new Date(now().getTime() + SMS_CODE_MINUTES * 60_000),
           codeTriesLeft: SMS_CODE_TRIES,
         })
-        .where(and(eq(smsNumbers.userId, message.userId ?? ""), eq(smsNumbers.phone, message.to), sql`${smsNumbers.confirmedAt} is null`))
+        .where(
+          and(
+            eq(smsNumbers.userId, message.userId ?? ""),
+            or(eq(smsNumbers.pendingPhone, message.to), and(eq(smsNumbers.phone, message.to), isNull(smsNumbers.confirmedAt))),
+          ),
+        )
         .returning({ userId: smsNumbers.userId });
       // The number was changed, confirmed or removed since: this code is not needed.
       if (updated.length === 0) {

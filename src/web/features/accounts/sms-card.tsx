@@ -1,6 +1,7 @@
 // The SMS part of /account (docs/product.md, "SMS"): a Ghanaian mobile number, confirmed by a
-// 6-digit code, and what comes by SMS. The server checks the number and the code and says why it
-// refused; a code is never said to be sent before Hubtel accepted it.
+// 6-digit code (and another number's code, which replaces it once given), and what comes by SMS.
+// The server checks the number and the code and says why it refused; a code is never said to be
+// sent before Hubtel accepted it.
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState, type ChangeEvent, type FormEvent } from "react";
 import {
@@ -144,6 +145,57 @@ function PendingNumber({ settings, phone, call }: CallProps & { settings: SmsSet
   );
 }
 
+/**
+ * Another number for a confirmed one: the code goes to the new number, and SMS keep coming to the
+ * confirmed one until the code is given (docs/product.md, "SMS").
+ */
+function ChangeNumber({ call }: CallProps) {
+  const { input, onSubmit } = useOneFieldForm(call, "/api/accounts/sms/number", "phone");
+  return (
+    <form className="form" noValidate onSubmit={onSubmit}>
+      <TextField {...PHONE_FIELD} label="New mobile number" {...input} />
+      <button type="submit" className="button button-secondary" disabled={call.isPending}>
+        {call.isPending ? "Sending..." : "Send code to new number"}
+      </button>
+    </form>
+  );
+}
+
+function NewNumberCode({ settings, phone, pendingPhone, call }: CallProps & { settings: SmsSettings; phone: string; pendingPhone: string }) {
+  const { input, onSubmit } = useOneFieldForm(call, "/api/accounts/sms/confirm", "code");
+  return (
+    <form className="form" noValidate onSubmit={onSubmit}>
+      <p>
+        To have SMS sent to <strong>{formatGhanaPhone(pendingPhone)}</strong> instead, enter the 6-digit code we send to
+        it. Until then they keep coming to {formatGhanaPhone(phone)}.{" "}
+        {settings.codeStatus ? CODE_STATUS_TEXT[settings.codeStatus] : ""}
+      </p>
+      <TextField {...CODE_FIELD} {...input} />
+      <div className="sms-actions">
+        <button type="submit" className="button" disabled={call.isPending}>
+          {call.isPending ? "Checking..." : "Confirm new number"}
+        </button>
+        <button
+          type="button"
+          className="button button-secondary"
+          disabled={call.isPending}
+          onClick={() => call.mutate({ path: "/api/accounts/sms/number", method: "POST", body: { phone: pendingPhone } })}
+        >
+          Send a new code
+        </button>
+        <button
+          type="button"
+          className="button button-secondary"
+          disabled={call.isPending}
+          onClick={() => call.mutate({ path: "/api/accounts/sms/number", method: "POST", body: { phone } })}
+        >
+          Keep {formatGhanaPhone(phone)}
+        </button>
+      </div>
+    </form>
+  );
+}
+
 function ConfirmedNumber({ settings, phone, call }: CallProps & { settings: SmsSettings; phone: string }) {
   // The box shows its new state at once; the server's answer (or refusal) follows under it.
   const [preferences, setPreferences] = useState(settings.preferences);
@@ -169,6 +221,11 @@ function ConfirmedNumber({ settings, phone, call }: CallProps & { settings: SmsS
           </label>
         ))}
       </fieldset>
+      {settings.pendingPhone ? (
+        <NewNumberCode settings={settings} phone={phone} pendingPhone={settings.pendingPhone} call={call} />
+      ) : (
+        <ChangeNumber call={call} />
+      )}
       <FormMessages error={call.error?.message} success={call.data?.message} />
       <button
         type="button"

@@ -1,0 +1,1 @@
+ALTER TABLE "sms_numbers" ADD COLUMN "pending_phone" text;
