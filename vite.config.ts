@@ -111,7 +111,7 @@ export default defineConfig({
         codeSplitting: {
           groups: [
             { name: "vendor", test: /node_modules[\\/](react|react-dom|scheduler|react-router|@tanstack|zod)[\\/]/ },
-            { name: "app", test: /src[\\/](web[\\/](lib|ui[\\/]toast|session)|shared[\\/](plans|section-title|offline|formatters|quiz-option|contracts[\\/](errors|session|site)))/ },
+            { name: "app", test: /src[\\/](web[\\/](lib|ui[\\/]toast|session)|shared[\\/](plans|section-title|offline|formatters|quiz-option|contracts[\\/](errors|session|site|learning)))/ },
           ],
         },
       },
