@@ -280,7 +280,7 @@ describe("readEnv", () => {
         expect.stringMatching(/^HUBTEL_CLIENT_ID and HUBTEL_CLIENT_SECRET are not set: no SMS can be sent/),
         expect.stringMatching(/^CHAT_WIDGET_URL is not set/),
       ]);
-      expect(serviceStatus(readEnv(PRODUCTION))).toEqual({ email: "missing", payments: "missing", chat: "missing" });
+      expect(serviceStatus(readEnv(PRODUCTION))).toEqual({ email: "missing", payments: "missing", chat: "missing", sms: "missing" });
     });
 
     it("production with all four: no warning", () => {
@@ -293,7 +293,7 @@ describe("readEnv", () => {
         CHAT_WIDGET_URL: "https://embed.tawk.to/abc/default",
       });
       expect(missingServiceWarnings(env)).toEqual([]);
-      expect(serviceStatus(env)).toEqual({ email: "smtp", payments: "paystack", chat: "configured" });
+      expect(serviceStatus(env)).toEqual({ email: "smtp", payments: "paystack", chat: "configured", sms: "hubtel" });
     });
 
     it("Hubtel: both keys or none, the default address and a sender name of 11 letters or digits at most", () => {
@@ -309,7 +309,7 @@ describe("readEnv", () => {
 
     it("the demo's stand-ins are no warning, the missing chat widget is", () => {
       const env = readEnv({});
-      expect(serviceStatus(env)).toEqual({ email: "development-mailbox", payments: "simulator", chat: "missing" });
+      expect(serviceStatus(env)).toEqual({ email: "development-mailbox", payments: "simulator", chat: "missing", sms: "development-mailbox" });
       expect(missingServiceWarnings(env)).toEqual([expect.stringMatching(/^CHAT_WIDGET_URL is not set/)]);
     });
   });

@@ -423,8 +423,7 @@ export function missingServiceWarnings(env: Env): string[] {
       "SMTP_URL is not set: no email can be sent (verification, password reset, receipts, reminders)",
     status.payments === "missing" &&
       'PAYSTACK_SECRET_KEY is not set: payments are disabled ("Payment service is not available")',
-    env.isProduction &&
-      !env.hubtel &&
+    status.sms === "missing" &&
       "HUBTEL_CLIENT_ID and HUBTEL_CLIENT_SECRET are not set: no SMS can be sent (confirmation codes, reminders, receipts)",
     status.chat === "missing" && "CHAT_WIDGET_URL is not set: the chat page says chat is not available",
   ].filter((warning) => typeof warning === "string");
