@@ -3,7 +3,7 @@
 // The server checks the number and the code and says why it refused; a code is never said to be
 // sent before Hubtel accepted it.
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { useState, type ChangeEvent, type FormEvent } from "react";
+import { useState, type ChangeEvent, type FormEvent, type ReactNode } from "react";
 import {
   formatGhanaPhone,
   SMS_PREFERENCE_LABELS,
@@ -109,39 +109,49 @@ const CODE_STATUS_TEXT = {
 } as const;
 
 function PendingNumber({ settings, phone, call }: CallProps & { settings: SmsSettings; phone: string }) {
+  return (
+    <CodeForm
+      call={call}
+      codeTo={phone}
+      confirmLabel="Confirm number"
+      back={{ label: "Use another number", call: { path: "/api/accounts/sms/number", method: "DELETE" } }}
+      messages
+    >
+      Confirm <strong>{formatGhanaPhone(phone)}</strong> with the 6-digit code we send to it by SMS.{" "}
+      {settings.codeStatus ? CODE_STATUS_TEXT[settings.codeStatus] : ""}
+    </CodeForm>
+  );
+}
+
+/**
+ * The 6-digit code sent to `codeTo`, with Confirm, Send a new code, and the way `back`; `children`
+ * say what the code confirms. With `messages`, the call's answer shows in the form.
+ */
+function CodeForm(props: CallProps & { codeTo: string; confirmLabel: string; back: { label: string; call: SmsCall }; messages?: boolean; children: ReactNode }) {
+  const { call, codeTo, back } = props;
   const { input, onSubmit } = useOneFieldForm(call, "/api/accounts/sms/confirm", "code");
   return (
-    <>
-      <p>
-        Confirm <strong>{formatGhanaPhone(phone)}</strong> with the 6-digit code we send to it by SMS.{" "}
-        {settings.codeStatus ? CODE_STATUS_TEXT[settings.codeStatus] : ""}
-      </p>
-      <form className="form" noValidate onSubmit={onSubmit}>
-        <TextField {...CODE_FIELD} {...input} />
-        <FormMessages error={call.error?.message} success={call.data?.message} />
-        <div className="sms-actions">
-          <button type="submit" className="button" disabled={call.isPending}>
-            {call.isPending ? "Checking..." : "Confirm number"}
-          </button>
-          <button
-            type="button"
-            className="button button-secondary"
-            disabled={call.isPending}
-            onClick={() => call.mutate({ path: "/api/accounts/sms/number", method: "POST", body: { phone } })}
-          >
-            Send a new code
-          </button>
-          <button
-            type="button"
-            className="button button-secondary"
-            disabled={call.isPending}
-            onClick={() => call.mutate({ path: "/api/accounts/sms/number", method: "DELETE" })}
-          >
-            Use another number
-          </button>
-        </div>
-      </form>
-    </>
+    <form className="form" noValidate onSubmit={onSubmit}>
+      <p>{props.children}</p>
+      <TextField {...CODE_FIELD} {...input} />
+      {props.messages && <FormMessages error={call.error?.message} success={call.data?.message} />}
+      <div className="sms-actions">
+        <button type="submit" className="button" disabled={call.isPending}>
+          {call.isPending ? "Checking..." : props.confirmLabel}
+        </button>
+        <button
+          type="button"
+          className="button button-secondary"
+          disabled={call.isPending}
+          onClick={() => call.mutate({ path: "/api/accounts/sms/number", method: "POST", body: { phone: codeTo } })}
+        >
+          Send a new code
+        </button>
+        <button type="button" className="button button-secondary" disabled={call.isPending} onClick={() => call.mutate(back.call)}>
+          {back.label}
+        </button>
+      </div>
+    </form>
   );
 }
 
@@ -162,37 +172,16 @@ function ChangeNumber({ call }: CallProps) {
 }
 
 function NewNumberCode({ settings, phone, pendingPhone, call }: CallProps & { settings: SmsSettings; phone: string; pendingPhone: string }) {
-  const { input, onSubmit } = useOneFieldForm(call, "/api/accounts/sms/confirm", "code");
   return (
-    <form className="form" noValidate onSubmit={onSubmit}>
-      <p>
-        To have SMS sent to <strong>{formatGhanaPhone(pendingPhone)}</strong> instead, enter the 6-digit code we send to
-        it. Until then they keep coming to {formatGhanaPhone(phone)}.{" "}
-        {settings.codeStatus ? CODE_STATUS_TEXT[settings.codeStatus] : ""}
-      </p>
-      <TextField {...CODE_FIELD} {...input} />
-      <div className="sms-actions">
-        <button type="submit" className="button" disabled={call.isPending}>
-          {call.isPending ? "Checking..." : "Confirm new number"}
-        </button>
-        <button
-          type="button"
-          className="button button-secondary"
-          disabled={call.isPending}
-          onClick={() => call.mutate({ path: "/api/accounts/sms/number", method: "POST", body: { phone: pendingPhone } })}
-        >
-          Send a new code
-        </button>
-        <button
-          type="button"
-          className="button button-secondary"
-          disabled={call.isPending}
-          onClick={() => call.mutate({ path: "/api/accounts/sms/number", method: "POST", body: { phone } })}
-        >
-          Keep {formatGhanaPhone(phone)}
-        </button>
-      </div>
-    </form>
+    <CodeForm
+      call={call}
+      codeTo={pendingPhone}
+      confirmLabel="Confirm new number"
+      back={{ label: `Keep ${formatGhanaPhone(phone)}`, call: { path: "/api/accounts/sms/number", method: "POST", body: { phone } } }}
+    >
+      To have SMS sent to <strong>{formatGhanaPhone(pendingPhone)}</strong> instead, enter the 6-digit code we send to it.
+      Until then they keep coming to {formatGhanaPhone(phone)}. {settings.codeStatus ? CODE_STATUS_TEXT[settings.codeStatus] : ""}
+    </CodeForm>
   );
 }
 
