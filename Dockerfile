@@ -2,15 +2,17 @@
 # Build: docker build -t trading-academy .   Run: see compose.yaml and the README, Deploying.
 
 # 1. Build the browser app and the server, then lay out what production runs (built code,
-#    migrations, production dependencies only) with the same script the tests use.
+#    migrations, production dependencies only, and Node 24 as bin/node) with the same script the
+#    tests use. Install scripts stay off but for the `node` package's, which installs that Node.
 FROM node:24-bookworm-slim AS build
 WORKDIR /src
 COPY package.json package-lock.json ./
-RUN npm ci --ignore-scripts --no-audit --no-fund
+RUN npm ci --ignore-scripts --no-audit --no-fund && npm rebuild node
 COPY . .
 RUN npm run build:production && scripts/deploy/stage-runtime.sh /app
 
-# 2. The runtime: no compiler, no development stand-ins, not root.
+# 2. The runtime: no compiler, no development stand-ins, not root. The server runs on the folder's
+#    own Node (bin/node), as the README's systemd unit runs it.
 FROM node:24-bookworm-slim
 RUN apt-get update \
  && apt-get install -y --no-install-recommends tini \
@@ -27,7 +29,7 @@ USER node
 EXPOSE 3000
 VOLUME ["/var/lib/trading-academy"]
 HEALTHCHECK --interval=30s --timeout=5s --start-period=60s --retries=3 \
-  CMD ["node", "dist/node/src/server/healthcheck.js"]
+  CMD ["/app/bin/node", "dist/node/src/server/healthcheck.js"]
 # tini is PID 1: it passes SIGTERM to node, which stops within 10 s, and reaps any orphan.
 ENTRYPOINT ["/usr/bin/tini", "--"]
-CMD ["node", "dist/node/src/server/main.js"]
+CMD ["/app/bin/node", "dist/node/src/server/main.js"]

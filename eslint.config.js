@@ -1,6 +1,7 @@
 import fs from "node:fs";
 import js from "@eslint/js";
 import drizzle from "eslint-plugin-drizzle";
+import { createTypeScriptImportResolver } from "eslint-import-resolver-typescript";
 import importX from "eslint-plugin-import-x";
 import reactHooks from "eslint-plugin-react-hooks";
 import globals from "globals";
@@ -9,42 +10,14 @@ import tseslint from "typescript-eslint";
 // The layers and seams are explained in docs/architecture.md; this file is what keeps them.
 //   shared <- server, shared <- web; the two sides never import each other.
 //   Inside a side: the composition root (app, router, shell) <- features <- platform.
-//   A feature never imports another feature, except a file named below as a seam.
-const SEAMS = {
-  server: [
-    // The published catalogue, which learning reads and the admin's edits announce.
-    "catalog/catalog.service.ts",
-    "catalog/catalog-changes.ts",
-    // Every plan change goes through setUserPlan, with its audit entry.
-    "users/users.service.ts",
-    // Learning is the one writer of a learner's progress; the admin's edit goes through it.
-    "learning/progress.ts",
-    // A waitlist payment joins a cohort record; cohorts are run from the admin console.
-    "cohorts/cohorts.service.ts",
-    // The admin's Edit Progress shows a learner's quiz as passed or not by learning's own rule.
-    "learning/completion.ts",
-    // The admin's learner page lists a learner's certificates as learning keeps them.
-    "learning/certificates.ts",
-    // Mentorship needs Advanced: every plan change that loses it (users, billing) cancels the open requests.
-    "support/mentorship-plan.ts",
-    // Receipts, reminders, cohort admissions and mentorship confirmations also go by SMS, each once.
-    "sms/sms-events.ts",
-  ],
-  web: [
-    // The published catalogue: the avatar menu and the plans' cards list its programs.
-    "learning/catalog-api.ts",
-    // The program cards, shown on the home page as on the programs page.
-    "learning/program-cards.tsx",
-    // A lesson's question thread, shown under the lesson and in the admin's Questions tab.
-    "learning/lesson-questions.tsx",
-    // Opening Program or Account verifies the learner's pending payments, as Subscription does.
-    "billing/pending-payments.ts",
-  ],
-};
+//   A feature never imports another feature, except through a seam: a `*.seam.ts` file of that
+//   feature, which says why it is shared and re-exports what it offers (docs/architecture.md,
+//   "Seams", a table made from these files).
+const SEAMS = "*/*.seam.ts";
 
 // What only the composition root may import: it wires features and platform together.
 const COMPOSITION = {
-  server: ["app.ts", "main.ts", "start.ts", "schedules.ts", "cli"],
+  server: ["app.ts", "main.ts", "start.ts", "cli"],
   web: ["main.tsx", "router.tsx", "shell"],
 };
 
@@ -69,11 +42,12 @@ function layerZones(side) {
     .filter((entry) => entry.isDirectory())
     .map((entry) => entry.name);
   return [
+    // With a glob for `from`, the exceptions are globs matched against the imported file's full path.
     ...features.map((feature) => ({
       target: `${root}/features/${feature}`,
-      from: `${root}/features`,
-      except: [feature, ...SEAMS[side]].map((path) => `./${path}`),
-      message: "A feature does not import another feature, except a seam named in eslint.config.js (docs/architecture.md).",
+      from: `${root}/features/**`,
+      except: [feature + "/**", SEAMS].map((glob) => `${import.meta.dirname}/src/${side}/features/${glob}`),
+      message: "A feature does not import another feature, except through its `*.seam.ts` files (docs/architecture.md, \"Seams\").",
     })),
     ...platform.flatMap((target) =>
       forbid(target, [`${root}/features/**`, ...composition], "Platform code (lib, ui, db, auth, jobs, ...) does not import features or the composition root."),
@@ -94,7 +68,11 @@ export default tseslint.config(
     languageOptions: { globals: { ...globals.node } },
     plugins: { "import-x": importX },
     settings: {
-      "import-x/resolver-next": [importX.createNodeResolver()],
+      // TypeScript's own resolution, with each side's tsconfig: an import the compiler accepts
+      // resolves here too, however it is written, so no boundary is passed unseen.
+      "import-x/resolver-next": [
+        createTypeScriptImportResolver({ noWarnOnMultipleProjects: true, project: ["tsconfig.server.json", "tsconfig.web.json", "tsconfig.sw.json", "tsconfig.test.json"] }),
+      ],
       // no-cycle follows imports into TypeScript files, so it must parse them.
       "import-x/extensions": [".ts", ".tsx", ".js"],
       "import-x/parsers": { "@typescript-eslint/parser": [".ts", ".tsx"] },
@@ -106,9 +84,18 @@ export default tseslint.config(
       eqeqeq: ["error", "always"],
       "import-x/no-cycle": ["error", { ignoreExternal: true }],
       "import-x/no-self-import": "error",
+      // Every import resolves, and a file of ours is named with its extension, as Node and Vite
+      // load it (.ts, .tsx; never .js for a .ts file).
+      "import-x/no-unresolved": "error",
+      "import-x/extensions": ["error", "ignorePackages", { checkTypeImports: true }],
       // date-fns's index loads every one of its 250 functions, and Node 24 reads its 200 KB
       // package.json again for each file: 1.5 s at every start (docs/performance.md, "Start-up").
       "no-restricted-syntax": [
+        "error",
+        {
+          selector: "ImportDeclaration[source.value=/^\\.{1,2}\\/.*\\.js$/]",
+          message: "Import our TypeScript file by its own name (.ts), as the rest of the code does.",
+        },
         "error",
         { selector: "ImportDeclaration[source.value='date-fns']", message: 'Import one function from its own path: import { addDays } from "date-fns/addDays".' },
       ],
@@ -140,6 +127,11 @@ export default tseslint.config(
             ...layerZones("server"),
             ...layerZones("web"),
             ...forbid("./src/**", TEST_AND_DEVELOPMENT.map((path) => `./${path}`), "What ships never imports development stand-ins, browser tests, scripts or test helpers."),
+            // The service worker: Workbox and shared/ only, and nothing imports it (decision 020).
+            ...forbid("./src/sw", ["./src/server", "./src/web"], "The service worker imports Workbox and shared/ only."),
+            ...["./src/server", "./src/web", "./src/shared"].flatMap((target) =>
+              forbid(target, ["./src/sw"], "Nothing imports the service worker: vite-plugin-pwa builds it on its own."),
+            ),
           ],
         },
       ],
@@ -162,7 +154,12 @@ export default tseslint.config(
     // The service worker: Workbox and shared/ (docs/decisions/020-offline-with-a-service-worker.md).
     files: ["src/sw/**/*.ts"],
     languageOptions: { globals: { ...globals.serviceworker } },
-    rules: noImport(["**/server/**", "**/web/**", "node:*"], "The service worker imports Workbox and shared/ only."),
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        { patterns: [{ regex: "^(?!workbox-[a-z-]+$|\\.)", message: "The service worker imports Workbox and shared/ only." }] },
+      ],
+    },
   },
   {
     files: ["src/web/**/*.{ts,tsx}"],

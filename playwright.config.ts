@@ -18,7 +18,9 @@ export default defineConfig({
   testDir: "e2e",
   fullyParallel: false,
   workers: 1,
-  retries: 0,
+  // In CI a failed test is tried once more: one that then passes is counted flaky, and npm test's
+  // table names it (docs/testing.md), so a timing race is seen without failing every change.
+  retries: process.env.CI ? 1 : 0,
   timeout: 30_000,
   reporter: process.env.CI ? [["list"]] : [["list"]],
   outputDir: `test-results/playwright-${PORT}`,

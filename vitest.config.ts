@@ -3,6 +3,8 @@ import { defineConfig } from "vitest/config";
 const apiTests = ["src/**/*.api.test.ts", "dev/**/*.api.test.ts"];
 // Real server processes (start, signals, several instances): run one file at a time, after the build.
 const processTests = ["src/**/*.process.test.ts", "scripts/**/*.process.test.ts"];
+// Tests at scale (100,000 learners): PostgreSQL only, a CI step of their own (docs/testing.md).
+const scaleTests = ["src/**/*.scale.test.ts"];
 const withPostgres = Boolean(process.env.TEST_DATABASE_URL);
 
 export default defineConfig({
@@ -12,7 +14,7 @@ export default defineConfig({
         test: {
           name: "unit",
           include: ["src/**/*.test.{ts,tsx}", "dev/**/*.test.ts"],
-          exclude: [...apiTests, ...processTests],
+          exclude: [...apiTests, ...processTests, ...scaleTests],
         },
       },
       {
@@ -44,8 +46,18 @@ export default defineConfig({
                 name: "api-postgres",
                 include: apiTests,
                 isolate: false,
+                globalSetup: ["src/server/testing/postgres-template.setup.ts"],
                 env: { TEST_DB: "postgres" },
                 testTimeout: 20_000,
+                hookTimeout: 60_000,
+              },
+            },
+            {
+              test: {
+                name: "scale",
+                include: scaleTests,
+                env: { TEST_DB: "postgres" },
+                testTimeout: 120_000,
                 hookTimeout: 60_000,
               },
             },

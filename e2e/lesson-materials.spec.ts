@@ -108,6 +108,8 @@ test("an admin gives a lesson notes and a PDF and opens it as a free preview; le
   const curriculum = free.getByRole("navigation", { name: "What this program teaches" });
   await expect(curriculum.getByRole("listitem")).toHaveCount(4);
   await expect(curriculum).toContainText("3 questions, premium");
+  // The toast says it too (sonner loads with it): checked with the page once it is up.
+  await expect(free.locator("[data-sonner-toast]").filter({ hasText: "Available to Premium users only" })).toBeVisible();
   await expectNoAxeViolations(free, "a locked program's curriculum");
   await curriculum.getByRole("link", { name: moduleTitle }).click();
   await expect(free.getByText("Free preview", { exact: true })).toBeVisible();

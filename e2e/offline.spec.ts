@@ -7,6 +7,7 @@ import { expect, test, type BrowserContext, type Page } from "@playwright/test";
 import { newSignedInContext, uniqueEmail } from "./support/accounts.ts";
 import { expectNoAxeViolations } from "./support/axe.ts";
 import { playButton } from "./support/youtube.ts";
+import { API_READS_CACHE, isCachedApiRead, SHELL_ASSETS_CACHE } from "../src/shared/offline.ts";
 
 test.use({ serviceWorkers: "allow", viewport: { width: 360, height: 740 } });
 
@@ -21,17 +22,54 @@ async function workerInControl(page: Page) {
     .toBe("activated");
 }
 
+/** The paths of the reads the worker has kept. */
+function keptReads(page: Page): Promise<string[]> {
+  return page.evaluate(async (reads) => (await (await caches.open(reads)).keys()).map((request) => new URL(request.url).pathname), API_READS_CACHE);
+}
+
+/**
+ * Waits until every built file and every kept read (isCachedApiRead) the page has loaded so far is
+ * in the worker's caches: the worker keeps a first visit's files and reads after the page has them,
+ * so "network idle" alone would cut the network while one is still on its way into a cache, and
+ * the page would then rightly be one never opened.
+ */
+async function everythingLoadedIsKept(page: Page) {
+  await expect
+    .poll(
+      async () => {
+        const { loaded, kept } = await page.evaluate(
+          async ([assets, reads]) => {
+            const paths = (requests: readonly Request[]) => requests.map((request) => new URL(request.url).pathname);
+            return {
+              loaded: performance
+                .getEntriesByType("resource")
+                .map((entry) => new URL(entry.name))
+                .filter((url) => url.origin === location.origin)
+                .map((url) => url.pathname),
+              kept: [...paths(await (await caches.open(assets)).keys()), ...paths(await (await caches.open(reads)).keys())],
+            };
+          },
+          [SHELL_ASSETS_CACHE, API_READS_CACHE] as const,
+        );
+        return loaded.filter((path) => (path.startsWith("/assets/") || isCachedApiRead(path)) && !kept.includes(path));
+      },
+      { message: "what the page loaded, not yet in the worker's caches", timeout: 10_000 },
+    )
+    .toEqual([]);
+}
+
 /** Opens the first Beginner lesson and waits for its worker to have kept what it loaded. */
 async function openLesson(page: Page) {
   await page.goto("/program/beginner");
   await expect(playButton(page, LESSON)).toBeVisible();
   await expect(page.getByText(LESSON_NOTES)).toBeVisible();
   await workerInControl(page);
+  await page.waitForLoadState("networkidle");
   // The first visit's reads, handed to the worker once it controls the page, are in its cache.
   await expect
-    .poll(() => page.evaluate(async () => (await (await caches.open("api-reads")).keys()).map((request) => new URL(request.url).pathname)), { timeout: 10_000 })
+    .poll(() => keptReads(page), { timeout: 10_000 })
     .toEqual(expect.arrayContaining(["/api/me", "/api/programs/beginner"]));
-  await page.waitForLoadState("networkidle");
+  await everythingLoadedIsKept(page);
 }
 
 async function cutNetwork(context: BrowserContext) {
@@ -134,8 +172,9 @@ test("the account and subscription pages opened before open again with the netwo
   await page.goto("/subscription");
   await expect(currentFreePlan()).toBeDisabled();
   await expect
-    .poll(() => page.evaluate(async () => (await (await caches.open("api-reads")).keys()).map((request) => new URL(request.url).pathname)), { timeout: 10_000 })
+    .poll(() => keptReads(page), { timeout: 10_000 })
     .toEqual(expect.arrayContaining(["/api/subscription", "/api/accounts/sessions"]));
+  await everythingLoadedIsKept(page);
 
   await cutNetwork(context);
   await page.reload();
@@ -160,7 +199,7 @@ test("after sign-out, nothing of the account is shown offline", async ({ browser
   await page.getByRole("navigation", { name: "Main" }).getByRole("button", { name: "Logout" }).click();
   await expect(page).toHaveURL("/");
   await expect
-    .poll(() => page.evaluate(async () => (await (await caches.open("api-reads")).keys()).map((request) => new URL(request.url).pathname)))
+    .poll(() => keptReads(page))
     .not.toContain("/api/programs/beginner");
 
   await cutNetwork(context);

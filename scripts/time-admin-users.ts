@@ -28,7 +28,7 @@ const env = readEnv({ ...process.env, LOG_LEVEL: "silent", PORT: String(port), A
 if (env.isProduction) throw new Error("This script never runs against production.");
 const database = await openDatabase(env.database);
 await database.migrate();
-const app = await buildApp({ env, database, serveWeb: false, logger: false });
+const { app } = await buildApp({ env, database, serveWeb: false, logger: false });
 await app.listen({ port, host: "127.0.0.1" });
 
 async function signedInAdmin(): Promise<string> {

@@ -48,6 +48,7 @@ type Transaction = {
   id: number;
   reference: string;
   accessCode: string;
+  /** The customer; a test may change it to play a payment by someone else. */
   email: string;
   /** What verify and the webhook report; a test may change it to play a tampered payment. */
   amount: number;
@@ -105,6 +106,8 @@ const simulateSchema = z.object({
   channel: z.enum(CHANNELS).optional(),
   amount: z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER).optional(),
   currency: z.string().regex(/^[A-Z]{3}$/).optional(),
+  /** Paid by another customer than the one the transaction was initialized for. */
+  customerEmail: z.email().optional(),
   deliverWebhook: z.boolean().default(true),
   /** A card Paystack marks not reusable (some cards cannot be charged again). */
   reusable: z.boolean().optional(),
@@ -529,10 +532,11 @@ function registerApiRoutes(app: FastifyInstance, { ledger, settle, secretKey, no
     if (!transaction) return reply.code(404).send(failure("Transaction reference not found"));
     const parsed = simulateSchema.safeParse(request.body);
     if (!parsed.success) return reply.code(400).send(failure(firstProblem(parsed.error, {})));
-    const { outcome, channel, amount, currency, deliverWebhook: deliver, reusable } = parsed.data;
+    const { outcome, channel, amount, currency, customerEmail, deliverWebhook: deliver, reusable } = parsed.data;
     if (reusable !== undefined) transaction.reusable = reusable;
     if (amount !== undefined) transaction.amount = amount;
     if (currency !== undefined) transaction.currency = currency;
+    if (customerEmail !== undefined) transaction.email = customerEmail;
     const webhook = await settle(transaction, outcome, channel, deliver, request.log);
     return { status: true, message: GATEWAY_RESPONSES[outcome], data: ledger.dataOf(transaction), webhook };
   });

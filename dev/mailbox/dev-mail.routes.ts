@@ -3,6 +3,7 @@
 import { desc, eq } from "drizzle-orm";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
+import type { Db } from "../../src/server/db/client.ts";
 import { devMail } from "../../src/server/db/schema.ts";
 
 const PAGE_SIZE = 50;
@@ -16,13 +17,13 @@ function linkify(text: string): string {
   return escapeHtml(text).replace(/https?:\/\/[^\s<]+/g, (url) => `<a href="${url}">${url}</a>`);
 }
 
-export const devMailRoutes: FastifyPluginAsyncZod = async (app) => {
+export const devMailRoutes = ({ db }: { db: Db }): FastifyPluginAsyncZod => async (app) => {
   app.get(
     "/dev/mail/messages",
     { schema: { querystring: z.object({ to: z.string().optional() }) } },
     async (request) => {
       const to = request.query.to?.trim().toLowerCase();
-      const messages = await app.db
+      const messages = await db
         .select()
         .from(devMail)
         .where(to ? eq(devMail.to, to) : undefined)
@@ -33,7 +34,7 @@ export const devMailRoutes: FastifyPluginAsyncZod = async (app) => {
   );
 
   app.get("/dev/mail", async (_request, reply) => {
-    const messages = await app.db.select().from(devMail).orderBy(desc(devMail.id)).limit(PAGE_SIZE);
+    const messages = await db.select().from(devMail).orderBy(desc(devMail.id)).limit(PAGE_SIZE);
     const items = messages
       .map(
         (m) => `<article><h2>${escapeHtml(m.subject)}</h2>

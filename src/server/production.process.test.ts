@@ -1,18 +1,20 @@
 // The operator's side, with real processes (docs/operations.md): `npm start` stays on this
 // machine and stops cleanly on SIGTERM; the production runtime (the folder the container image
-// is made of) starts without the development tools, refuses bad settings in one line, answers its
+// is made of) is staged over an earlier release's, starts as the README's systemd unit starts it,
+// on its own Node, without the development tools, refuses bad settings in one line, answers its
 // health check, and stops within 10 s with the requests in flight answered.
 import { spawnSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { request } from "node:http";
 import { connect } from "node:net";
 import { networkInterfaces, tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { projectRoot } from "./paths.ts";
+import { OLDEST_SUPPORTED_NODE } from "./runtime.ts";
 import { DEVELOPMENT_AUTH_SECRET } from "./secret-strength.ts";
 import { envWithoutAppSettings, freePort } from "./testing/child-process-env.ts";
-import { killServerProcess, startServerProcess, type ServerProcess } from "./testing/server-process.ts";
+import { builtEntry, killServerProcess, startServerProcess, type ServerProcess } from "./testing/server-process.ts";
 import { randomSecret } from "./testing/secrets.ts";
 
 const AUTH_SECRET = randomSecret();
@@ -21,13 +23,57 @@ afterAll(() => rmSync(workDir, { recursive: true, force: true }));
 
 /** Runs the staging script into `folder`, as an operator would. */
 function stage(folder: string) {
-  return spawnSync(join(projectRoot, "scripts/deploy/stage-runtime.sh"), [folder], { encoding: "utf8", timeout: 110_000 });
+  return spawnSync(join(projectRoot, "scripts/deploy/stage-runtime.sh"), [folder], { encoding: "utf8", timeout: 220_000 });
 }
 
 /** Every path under `folder`, sorted: what a second staging must leave the same. */
 function listing(folder: string): string[] {
   return readdirSync(folder, { recursive: true, encoding: "utf8" }).sort();
 }
+
+/**
+ * What an operator of an earlier release has in `folder`: the staging script of the release before
+ * this one (commit 5770980's, kept as it was in testing/fixtures), run from a project of this build
+ * twice, as that release's upgrades ran it. Its `npm ci` stands in as a node_modules of one package
+ * that no release has: what npm installs is npm's, and this release's staging must replace it whole.
+ */
+function stageWithEarlierRelease(folder: string) {
+  const project = join(workDir, "earlier-release");
+  mkdirSync(join(project, "scripts/deploy"), { recursive: true });
+  cpSync(join(projectRoot, "src/server/testing/fixtures/stage-runtime-5770980.sh"), join(project, "scripts/deploy/stage-runtime.sh"));
+  for (const file of ["package.json", "package-lock.json"]) cpSync(join(projectRoot, file), join(project, file));
+  cpSync(join(projectRoot, "drizzle"), join(project, "drizzle"), { recursive: true });
+  symlinkSync(join(projectRoot, "dist"), join(project, "dist"));
+  const npm = join(project, "npm-stand-in");
+  mkdirSync(npm);
+  writeFileSync(
+    join(npm, "npm"),
+    '#!/bin/sh\n[ "$1" = ci ] || exit 1\nrm -rf node_modules\nmkdir -p node_modules/left-by-an-earlier-release\necho "{}" > node_modules/left-by-an-earlier-release/package.json\n',
+    { mode: 0o755 },
+  );
+  for (let run = 0; run < 2; run++) {
+    const result = spawnSync("sh", [join(project, "scripts/deploy/stage-runtime.sh"), folder], {
+      encoding: "utf8",
+      env: { ...process.env, PATH: `${npm}:${process.env.PATH ?? ""}` },
+    });
+    if (result.status !== 0) throw new Error(`the earlier release's staging failed:\n${result.stdout}\n${result.stderr}`);
+  }
+}
+
+/** The README's systemd unit (Deploying, "Start"): its settings by name. */
+function readmeUnit(): Map<string, string> {
+  const readme = readFileSync(join(projectRoot, "README.md"), "utf8");
+  const block = /```ini\n([\s\S]*?)```/.exec(readme)?.[1];
+  if (!block) throw new Error("README.md has no ```ini block: the systemd unit of Deploying");
+  const settings = block.split("\n").flatMap((line) => {
+    const [, name, value] = /^\s*(\w+)=(.*)$/.exec(line) ?? [];
+    return name && value !== undefined ? [[name, value.trim()] as const] : [];
+  });
+  return new Map(settings);
+}
+
+/** systemd's PATH for a service: none of npm's or a shell's additions. */
+const SYSTEMD_PATH = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin";
 
 /** A POST of a wrong password: slow on purpose (the password is hashed), so it is still in flight at SIGTERM. */
 function wrongSignIn(port: number, index: number): Promise<{ status: number; at: number }> {
@@ -160,10 +206,19 @@ describe("npm start: the demo", () => {
   let server: ServerProcess | undefined;
   afterAll(() => killServerProcess(server));
 
-  it("builds and serves on loopback only, with a private data folder, and SIGTERM ends npm and the server within 10 s", async () => {
+  it("serves on loopback only, with a private data folder, and SIGTERM ends npm and the server within 10 s", async () => {
     const port = await freePort();
     const dataDir = join(workDir, "demo-data");
-    server = startServerProcess({ command: "npm", args: ["start"], cwd: projectRoot, port, env: { DATA_DIR: dataDir, LOG_LEVEL: "debug" } });
+    // npm start as the README runs it, less its prestart step (the build), which CI ran once before
+    // every test step: --ignore-scripts skips pre- and post-scripts, never the script named.
+    builtEntry("server");
+    server = startServerProcess({
+      command: "npm",
+      args: ["start", "--ignore-scripts"],
+      cwd: projectRoot,
+      port,
+      env: { DATA_DIR: dataDir, LOG_LEVEL: "debug" },
+    });
     await server.waitUntilReady("/api/health", 120_000);
 
     expect(await connects("127.0.0.1", port)).toBe(true);
@@ -198,18 +253,38 @@ describe("the production runtime", () => {
     DATA_DIR: dataDir,
     LOG_LEVEL: "debug",
   });
+  // The runtime's own Node, which the README's unit and the image run.
+  const runtimeNode = join(runtime, "bin/node");
   let server: ServerProcess | undefined;
+  let earlierRelease: string[] = [];
 
   beforeAll(() => {
-    // What the Dockerfile's runtime stage is made of (after npm start above, or npm run build, built it).
+    // The README's upgrade: this release staged over the folder an earlier release staged. Then
+    // the folder is what the Dockerfile's runtime stage is made of (after npm run build built it).
+    stageWithEarlierRelease(runtime);
+    earlierRelease = listing(runtime);
     const staged = stage(runtime);
     if (staged.status !== 0) throw new Error(`stage-runtime failed:\n${staged.stdout}\n${staged.stderr}`);
-  }, 120_000);
+  }, 240_000);
   afterAll(() => killServerProcess(server));
 
   function runOnce(env: Record<string, string>, cwd = runtime) {
-    return spawnSync("node", ["dist/node/src/server/main.js"], { cwd, env: envWithoutAppSettings(env), encoding: "utf8", timeout: 20_000 });
+    return spawnSync(runtimeNode, ["dist/node/src/server/main.js"], { cwd, env: envWithoutAppSettings(env), encoding: "utf8", timeout: 20_000 });
   }
+
+  it("stages over a runtime an earlier release staged, and leaves this release only", () => {
+    // What the earlier release left: no mark, its upgrades nested in the older build, npm's packages.
+    expect(earlierRelease).not.toContain(".trading-academy-runtime");
+    expect(earlierRelease).toEqual(expect.arrayContaining(["dist/node/src/src", "dist/web/web", "drizzle/drizzle", "node_modules/left-by-an-earlier-release"]));
+
+    expect(readdirSync(runtime).sort()).toEqual([".trading-academy-runtime", "bin", "dist", "drizzle", "node_modules", "package-lock.json", "package.json"]);
+    expect(listing(join(runtime, "dist/node/src"))).toEqual(listing(join(projectRoot, "dist/node/src")).filter((path) => !path.endsWith(".map")));
+    expect(listing(join(runtime, "dist/web"))).toEqual(listing(join(projectRoot, "dist/web")));
+    expect(listing(join(runtime, "drizzle"))).toEqual(listing(join(projectRoot, "drizzle")));
+    expect(readdirSync(join(runtime, "node_modules"))).not.toContain("left-by-an-earlier-release");
+    expect(readdirSync(join(runtime, "node_modules"))).toContain("fastify");
+    expect(readdirSync(workDir).filter((name) => name.includes(".staging."))).toEqual([]);
+  });
 
   it("holds no source maps, no development stand-ins and no compiler", () => {
     const files = readdirSync(runtime, { recursive: true, withFileTypes: true }).filter((entry) => !entry.parentPath.includes("node_modules"));
@@ -265,16 +340,37 @@ describe("the production runtime", () => {
     expect(result.stdout).toBe(""); // nothing started, nothing logged
   });
 
-  it("serves without the development tools, warns once per missing service, answers its health check, stops on SIGTERM and starts again", async () => {
+  it("starts as the README's unit starts it, on Node 24 or newer whatever Node the machine has, serves without the development tools, warns once per missing service, answers its health check, stops on SIGTERM and starts again", async () => {
     const port = await freePort();
     const dataDir = join(workDir, "production-data");
+    // The unit's command line and working folder, with the staged folder in place of the README's,
+    // and the unit's environment: its environment file's settings and systemd's PATH, nothing else.
+    const unit = readmeUnit();
+    const folder = unit.get("WorkingDirectory") ?? "";
+    const inRuntime = (path: string) => (path === folder || path.startsWith(`${folder}/`) ? join(runtime, path.slice(folder.length)) : path);
+    const [program = "", ...args] = (unit.get("ExecStart") ?? "").split(/\s+/).map(inRuntime);
+    expect(folder).toBe("/opt/trading-academy");
     const start = () =>
-      startServerProcess({ command: "node", args: ["dist/node/src/server/main.js"], cwd: runtime, port, env: production(port, dataDir) });
-    server = start();
-    await server.waitUntilReady();
-    const base = server.url;
+      startServerProcess({ command: program, args, cwd: inRuntime(folder), port, env: { ...production(port, dataDir), PATH: SYSTEMD_PATH }, bareEnv: true });
+    const started = start();
+    server = started;
+    await started.waitUntilReady();
+    const base = started.url;
 
-    const logLines = server.output().trim().split("\n");
+    // The Node the kernel runs for the server, as an operator would ask it.
+    const running = spawnSync(`/proc/${started.child.pid}/exe`, ["--version"], { encoding: "utf8" });
+    expect(running.stdout.trim()).toMatch(/^v\d+\.\d+\.\d+$/);
+    expect(Number(/^v(\d+)/.exec(running.stdout)?.[1]), running.stdout).toBeGreaterThanOrEqual(OLDEST_SUPPORTED_NODE);
+    // Its own Node, not the machine's: the same on every machine the folder is staged on.
+    expect(program).toBe(runtimeNode);
+
+    // The logger writes asynchronously: a start-up warning may reach the pipe after the health
+    // check has answered, so the lines are read once every warning is in.
+    const warnings = ["SMTP_URL is not set", "PAYSTACK_SECRET_KEY is not set", "CHAT_WIDGET_URL is not set", "HUBTEL_CLIENT_ID and HUBTEL_CLIENT_SECRET are not set"];
+    await vi.waitFor(() => {
+      for (const warning of warnings) expect(started.output()).toContain(warning);
+    });
+    const logLines = started.output().trim().split("\n");
     for (const line of logLines) expect(() => JSON.parse(line) as unknown, line).not.toThrow();
     for (const variable of ["SMTP_URL", "PAYSTACK_SECRET_KEY", "CHAT_WIDGET_URL"]) {
       expect(logLines.filter((line) => line.includes(`${variable} is not set`)), variable).toHaveLength(1);
@@ -292,7 +388,7 @@ describe("the production runtime", () => {
     expect((await fetch(`${base}${script}`)).status).toBe(200);
     expect((await fetch(`${base}${script}.map`)).status).toBe(404);
 
-    const check = () => spawnSync("node", ["dist/node/src/server/healthcheck.js"], { cwd: runtime, env: envWithoutAppSettings(production(port, dataDir)), encoding: "utf8" });
+    const check = () => spawnSync(runtimeNode, ["dist/node/src/server/healthcheck.js"], { cwd: runtime, env: envWithoutAppSettings(production(port, dataDir)), encoding: "utf8" });
     expect(check().status).toBe(0);
 
     expect(filesOpenToOthers(dataDir)).toEqual([]);
@@ -319,7 +415,7 @@ describe("the production runtime", () => {
       JSON.stringify({ error: { code: "SHUTTING_DOWN", message: "The server is restarting. Please try again in a moment.", requestId } }),
     );
     expect(await server.exited).toEqual({ code: 0, signal: null });
-  });
+  }, 120_000);
 
   it("stages again into the same folder whole: the same files, nothing nested, and a folder it did not make is refused", () => {
     const before = listing(runtime);
@@ -339,5 +435,26 @@ describe("the production runtime", () => {
     expect(refused.status).toBe(1);
     expect(refused.stderr.trim()).toBe(`${foreign} is not a runtime this script made (no .trading-academy-runtime in it): give a new or empty folder.`);
     expect(readdirSync(foreign)).toEqual(["notes.txt"]);
+
+    // A runtime, of this release or an earlier one, that holds what staging does not lay out (the
+    // embedded database, when DATA_DIR was left at ./data) is refused and kept as it was.
+    const withData = (name: string, runtimeFiles: string[]) => {
+      const folder = join(workDir, name);
+      for (const file of [...runtimeFiles, "data/PG_VERSION"]) {
+        mkdirSync(join(folder, file, ".."), { recursive: true });
+        writeFileSync(join(folder, file), file === "package.json" ? readFileSync(join(projectRoot, file)) : "kept");
+      }
+      return folder;
+    };
+    for (const folder of [
+      withData("this-release-with-data", [".trading-academy-runtime", "dist/node/src/server/main.js"]),
+      withData("earlier-release-with-data", ["package.json", "dist/node/src/server/main.js"]),
+    ]) {
+      const untouched = listing(folder);
+      const kept = stage(folder);
+      expect(kept.status, kept.stdout).toBe(1);
+      expect(kept.stderr.trim()).toBe(`${folder} holds what this script does not lay out (data): staging would delete it, so move it out first.`);
+      expect(listing(folder)).toEqual(untouched);
+    }
   }, 240_000);
 });

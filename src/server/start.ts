@@ -42,7 +42,8 @@ async function main(developmentTools: DevelopmentTools | undefined) {
   // The embedded database is single-process: operator commands come through this server.
   const dataDir = env.database.kind === "pglite" ? env.database.dataDir : null;
   const operatorToken = dataDir ? newOperatorToken() : undefined;
-  app = await buildApp({ env, database, operatorToken, developmentTools });
+  const built = await buildApp({ env, database, operatorToken, developmentTools });
+  app = built.app;
   for (const warning of missingServiceWarnings(env)) app.log.warn(warning);
 
   await waitForDatabase(database, app.log);
@@ -50,9 +51,9 @@ async function main(developmentTools: DevelopmentTools | undefined) {
   await seedDatabase(database.db);
   if (closing) return;
 
-  app.jobs.start();
+  built.services.jobs.start();
   // Expiry and the other schedules, once per period across instances; app.close() stops them.
-  app.scheduler.start();
+  built.services.scheduler.start();
 
   await app.listen({ port: env.port, host: env.host });
   const address = app.server.address();

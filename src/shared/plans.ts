@@ -57,6 +57,10 @@ export type Entitlement = {
   /** Paid time of a lower plan that runs after the current period, to queuedEnd. */
   queuedPlan?: PaidPlan | null;
   queuedEnd?: Date | null;
+  /** The learner chose automatic renewal by card (left out: no renewal is counted on). */
+  autoRenew?: boolean;
+  /** The period end whose automatic renewal failed or was called off. */
+  renewalFailedFor?: Date | null;
 };
 
 export function isPaidPlan(plan: Plan | null): plan is PaidPlan {
@@ -68,10 +72,38 @@ export const PLAN_RANK: Record<Plan, number> = { legacyFree: 0, intermediate: 1,
 
 export type PaidPeriod = { plan: PaidPlan; start: Date | null; end: Date };
 
+const DAY_MS = 86_400_000;
+
+/**
+ * The latest a paid period ending at `end` runs on for its automatic renewal: the end of the UTC
+ * day after the day it ends. The renewal is due on the day the period ends, and a charge claimed
+ * that day may still be under way after midnight (docs/subscriptions.md, "Automatic renewal").
+ */
+export function renewalHoldEnd(end: Date): Date {
+  return new Date(Math.floor(end.getTime() / DAY_MS) * DAY_MS + 2 * DAY_MS);
+}
+
+/**
+ * Whether a paid period that ended at `end` runs on at `now` because its automatic renewal is due
+ * or under way: the learner chose it, the renewal of this end has not failed, and the hold has
+ * not run out. The renewal's month is then added at `end`; a renewal that fails ends the period
+ * at once (the expiry job also ends it once nothing is due or under way any more).
+ */
+export function renewalHolds(user: Pick<Entitlement, "autoRenew" | "renewalFailedFor">, end: Date, now: Date): boolean {
+  return (
+    user.autoRenew === true &&
+    end.getTime() <= now.getTime() &&
+    now.getTime() < renewalHoldEnd(end).getTime() &&
+    user.renewalFailedFor?.getTime() !== end.getTime()
+  );
+}
+
 /**
  * The paid time a user holds at `now` (docs/subscriptions.md, "Paid time is never lost"): the
  * current period while it runs, and the lower plan queued after it. Once the current period is
- * over, the queued time is current, even before the expiry job has moved it there.
+ * over, the queued time is current, even before the expiry job has moved it there. The last
+ * period, once over, stays current while its automatic renewal is due or under way
+ * (`renewalHolds`), so that the learner keeps the plan and the renewed month starts at its end.
  */
 export function paidTime(user: Entitlement, now: Date): { current: PaidPeriod | null; queued: (PaidPeriod & { start: Date }) | null } {
   const plan = user.subscriptionPlan;
@@ -83,6 +115,8 @@ export function paidTime(user: Entitlement, now: Date): { current: PaidPeriod | 
       : null;
   if (end.getTime() > now.getTime()) return { current: { plan, start: user.subscriptionStart ?? null, end }, queued };
   if (queued && queued.end.getTime() > now.getTime()) return { current: queued, queued: null };
+  const last = queued ?? { plan, start: user.subscriptionStart ?? null, end };
+  if (renewalHolds(user, last.end, now)) return { current: last, queued: null };
   return { current: null, queued: null };
 }
 

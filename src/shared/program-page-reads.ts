@@ -1,6 +1,9 @@
 // The API reads a program's page and a lesson's page need first (docs/performance.md, "Data").
 // The server names them in the page's Link header, so that the browser asks for them with the page
-// instead of after the app's scripts have run; the app asks for the same addresses.
+// instead of after the app's scripts have run; the app asks for the same addresses, made by `call`
+// from the same declarations.
+import { addressOf } from "./contracts/endpoint.ts";
+import { LEARNING_ENDPOINTS } from "./contracts/learning.ts";
 import { routeAt } from "./routes.ts";
 
 /**
@@ -8,18 +11,6 @@ import { routeAt } from "./routes.ts";
  * `/program/{track}/complete` (a lesson's id is a UUID, so never this word).
  */
 export const COMPLETE_STEP = "complete";
-
-export function trackReadPath(track: string): string {
-  return `/api/programs/${encodeURIComponent(track)}`;
-}
-
-export function lessonPositionsReadPath(track: string): string {
-  return `${trackReadPath(track)}/positions`;
-}
-
-export function lessonContentReadPath(track: string, lessonId: string): string {
-  return `${trackReadPath(track)}/modules/${encodeURIComponent(lessonId)}`;
-}
 
 /**
  * `/program/{track}` and `/program/{track}/{lessonId}` (their parts decoded, as the router reads
@@ -36,7 +27,9 @@ export function programPageReads(pathname: string): { track: string; lessonId: s
     return null;
   }
   const [track = "", lessonId = null] = parts;
-  const paths = [trackReadPath(track)];
-  if (lessonId !== null && lessonId !== COMPLETE_STEP) paths.push(lessonPositionsReadPath(track), lessonContentReadPath(track, lessonId));
+  const paths = [addressOf(LEARNING_ENDPOINTS.track, { track })];
+  if (lessonId !== null && lessonId !== COMPLETE_STEP) {
+    paths.push(addressOf(LEARNING_ENDPOINTS.positions, { track }), addressOf(LEARNING_ENDPOINTS.lesson, { track, moduleId: lessonId }));
+  }
   return { track, lessonId, paths };
 }

@@ -4,7 +4,7 @@ import type { RouteObject } from "react-router";
 import { describe, expect, it } from "vitest";
 import { ROUTES, type RouteAccess } from "../shared/routes.ts";
 import { RequireAdmin, RequireUser } from "./session/guards.tsx";
-import { APP_ROUTES } from "./router.tsx";
+import { APP_ROUTES, PAGES } from "./router.tsx";
 
 /** docs/product.md, "Routes and guards": the guards each access stands behind, outermost first. */
 const EXPECTED_GUARDS: Record<RouteAccess, ComponentType[]> = {
@@ -39,6 +39,18 @@ describe("the router, built from the route table", () => {
 
   it("leaves the not-found page unguarded", () => {
     expect(mounted.find(({ path }) => path === "*")?.guards).toEqual([]);
+  });
+
+  it.each(ROUTES.map((route) => [route.id, route]))("shows the %s page with the component the table names", async (id, route) => {
+    const load = PAGES[id].load;
+    if ("withTheApp" in route.page) {
+      expect(load).toBeUndefined();
+      return;
+    }
+    expect(load).toBeDefined();
+    const component = await load?.();
+    expect(component, `${route.page.module} exports ${route.page.component}`).toBeTypeOf("function");
+    expect((component as { name?: string } | undefined)?.name).toBe(route.page.component);
   });
 
   it("shows a different page on each route", () => {

@@ -1,54 +1,50 @@
-// The browser's table of contents: which component shows each page of the route table
-// (src/shared/routes.ts) and which guard stands in front of it. Pages other than the home page
-// load on demand (React.lazy), so the first visit downloads only what it shows; the layout's
-// Suspense shows "Loading..." the first time a page's code is fetched.
+// The browser's table of contents: the pages of the route table (src/shared/routes.ts), each shown
+// by the component the table names and behind the guard its access asks for. Pages other than the
+// home page load on demand (React.lazy), so the first visit downloads only what it shows; the
+// layout's Suspense shows "Loading..." the first time a page's code is fetched.
 //
 // Declarative routes (useRoutes, what <Routes> runs) rather than a data router: no page uses
 // loaders or actions, and the declarative router is about 16 KB (gzipped) lighter on every first
 // visit.
 import { lazy, type ComponentType, type ReactElement } from "react";
 import { matchPath, useRoutes, type RouteObject } from "react-router";
-import { ROUTE_ACCESS, ROUTES, routesFor, type RouteAccess, type RouteId } from "../shared/routes.ts";
+import { ROUTE_ACCESS, ROUTES, routesFor, type AppRoute, type RouteAccess, type RouteId } from "../shared/routes.ts";
 import { RequireAdmin, RequireUser } from "./session/guards.tsx";
 import { HomePage } from "./features/site/home-page.tsx";
 import { Layout } from "./shell/layout.tsx";
 import { NotFoundPage } from "./features/site/not-found-page.tsx";
 
-/** What shows a page, and for a page loaded on demand, how to fetch its code early (`load`). */
-type Page = { element: ReactElement; load?: () => Promise<unknown> };
+/** What shows a page, and for a page loaded on demand, how to fetch its code (`load`, also early). */
+type Page = { element: ReactElement; load?: () => Promise<ComponentType> };
 
-function lazyPage<M>(load: () => Promise<M>, pick: (module: M) => ComponentType): Page {
-  const Component = lazy(async () => ({ default: pick(await load()) }));
-  return { element: <Component />, load };
+/** The pages that come with the app's first script (`withTheApp` in the route table), by component. */
+const WITH_THE_APP: Record<string, ComponentType> = { HomePage };
+
+/**
+ * Every other page's code, each file loaded on demand (a chunk of its own in the build). The two
+ * pages imported above stay out: a file both imported and loaded on demand would be neither.
+ */
+const ON_DEMAND = import.meta.glob<Record<string, unknown>>(["./features/**/*-page.tsx", "!./features/site/home-page.tsx", "!./features/site/not-found-page.tsx"]);
+
+function pageFor({ id, page }: AppRoute): Page {
+  if ("withTheApp" in page) {
+    const Component = WITH_THE_APP[page.component];
+    if (!Component) throw new Error(`The route table's ${id} page comes with the app, but the router does not import ${page.component}`);
+    return { element: <Component /> };
+  }
+  const load = ON_DEMAND[`./${page.module}`];
+  if (!load) throw new Error(`The route table's ${id} page is in ${page.module}, which is not a page file`);
+  const loadComponent = async () => {
+    const component = (await load())[page.component];
+    if (typeof component !== "function") throw new Error(`${page.module} does not export the ${id} page's ${page.component}`);
+    return component as ComponentType;
+  };
+  const Component = lazy(async () => ({ default: await loadComponent() }));
+  return { element: <Component />, load: loadComponent };
 }
 
-/** One page for every route of the table, and none for a route it does not have (the type checks both). */
-const PAGES: Record<RouteId, Page> = {
-  home: { element: <HomePage /> },
-  about: lazyPage(() => import("./features/site/about-page.tsx"), (m) => m.AboutPage),
-  terms: lazyPage(() => import("./features/site/terms-page.tsx"), (m) => m.TermsPage),
-  privacy: lazyPage(() => import("./features/site/privacy-page.tsx"), (m) => m.PrivacyPage),
-  contact: lazyPage(() => import("./features/contact/contact-page.tsx"), (m) => m.ContactPage),
-  chat: lazyPage(() => import("./features/chat/chat-page.tsx"), (m) => m.ChatPage),
-  login: lazyPage(() => import("./features/accounts/login-page.tsx"), (m) => m.LoginPage),
-  register: lazyPage(() => import("./features/accounts/register-page.tsx"), (m) => m.RegisterPage),
-  forgotPassword: lazyPage(() => import("./features/accounts/forgot-password-page.tsx"), (m) => m.ForgotPasswordPage),
-  resetPassword: lazyPage(() => import("./features/accounts/reset-password-page.tsx"), (m) => m.ResetPasswordPage),
-  verifyEmail: lazyPage(() => import("./features/accounts/verify-email-page.tsx"), (m) => m.VerifyEmailPage),
-  waitlist: lazyPage(() => import("./features/billing/waitlist-page.tsx"), (m) => m.WaitlistPage),
-  waitlistSuccess: lazyPage(() => import("./features/billing/waitlist-success-page.tsx"), (m) => m.WaitlistSuccessPage),
-  programList: lazyPage(() => import("./features/learning/program-list-page.tsx"), (m) => m.ProgramListPage),
-  track: lazyPage(() => import("./features/learning/track-page.tsx"), (m) => m.TrackPage),
-  lesson: lazyPage(() => import("./features/learning/track-page.tsx"), (m) => m.LessonPage),
-  subscription: lazyPage(() => import("./features/billing/subscription-page.tsx"), (m) => m.SubscriptionPage),
-  receipt: lazyPage(() => import("./features/billing/receipt-page.tsx"), (m) => m.ReceiptPage),
-  mentorship: lazyPage(() => import("./features/support/mentorship-page.tsx"), (m) => m.MentorshipPage),
-  account: lazyPage(() => import("./features/accounts/account-page.tsx"), (m) => m.AccountPage),
-  certificate: lazyPage(() => import("./features/learning/certificate-page.tsx"), (m) => m.CertificatePage),
-  unsubscribe: lazyPage(() => import("./features/announcements/unsubscribe-page.tsx"), (m) => m.UnsubscribePage),
-  admin: lazyPage(() => import("./features/admin/admin-page.tsx"), (m) => m.AdminPage),
-  adminUser: lazyPage(() => import("./features/admin/learner-page.tsx"), (m) => m.LearnerPage),
-};
+/** One page for every route of the table, from the code the table names. */
+export const PAGES = Object.fromEntries(ROUTES.map((route) => [route.id, pageFor(route)])) as Record<RouteId, Page>;
 
 /**
  * The layout route each access puts around its pages (docs/product.md, "Routes and guards"):

@@ -32,13 +32,17 @@ describe("auth limits", () => {
 
   it("says what was limited: only password matters speak of passwords", () => {
     const minutes = 4 * 60_000;
-    expect(libraryLimitMessage("/sign-in/email", minutes)).toBe("Too many sign-in attempts from your network. Please try again in 4 minutes.");
-    expect(libraryLimitMessage("/sign-in/social", minutes)).toBe(LIMIT_MESSAGES.signIns(minutes));
-    expect(libraryLimitMessage("/send-verification-email", minutes)).toBe(LIMIT_MESSAGES.verificationRequests(minutes));
-    expect(libraryLimitMessage("/reset-password", minutes)).toBe(LIMIT_MESSAGES.resetAttempts(minutes));
-    expect(libraryLimitMessage("/get-session", 30_000)).toBe("Too many requests from your network. Please try again in 30 seconds.");
+    const byAddress = (ms: number) => ({ by: "address", ms }) as const;
+    expect(libraryLimitMessage("/sign-in/email", byAddress(minutes))).toBe("Too many sign-in attempts from your network. Please try again in 4 minutes.");
+    expect(libraryLimitMessage("/sign-in/social", byAddress(minutes))).toBe(LIMIT_MESSAGES.signIns(minutes));
+    expect(libraryLimitMessage("/send-verification-email", byAddress(minutes))).toBe(LIMIT_MESSAGES.verificationRequests(minutes));
+    expect(libraryLimitMessage("/reset-password", byAddress(minutes))).toBe(LIMIT_MESSAGES.resetAttempts(minutes));
+    expect(libraryLimitMessage("/get-session", byAddress(30_000))).toBe("Too many requests from your network. Please try again in 30 seconds.");
+    // A link's or a device's own count speaks of it, not of the network.
+    expect(libraryLimitMessage("/verify-email", { by: "link", ms: 30_000 })).toBe("Too many requests with this link. Please try again in 30 seconds.");
+    expect(libraryLimitMessage("/get-session", { by: "device", ms: minutes })).toBe("Too many requests from this device. Please try again in 4 minutes.");
     for (const path of ["/sign-in/email", "/sign-in/social", "/send-verification-email", "/get-session"]) {
-      expect(libraryLimitMessage(path, minutes), path).not.toMatch(/password/i);
+      expect(libraryLimitMessage(path, byAddress(minutes)), path).not.toMatch(/password/i);
     }
     expect(LIMIT_MESSAGES.lockedOut(minutes)).toMatch(/reset your password/);
   });

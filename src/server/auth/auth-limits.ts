@@ -1,8 +1,10 @@
-// Per-address limits on the auth library's endpoints and on new accounts (docs/product.md,
-// "Limits"). Learners often share one public address (a carrier's NAT, a seminar room on one
-// Wi-Fi), so these are counted in dozens: what guards one account whatever the address is the
-// per-account lockout (login-lockout.ts) and mail limits (account-mail-limit.ts). All are counted in
-// the database, so N instances allow what one allows (docs/operations.md, "Several instances").
+// Limits on the auth library's endpoints and on new accounts (docs/product.md, "Limits"). Learners
+// often share one public address (a carrier's NAT, a seminar room on one Wi-Fi), so the per-address
+// ones are counted in dozens, and count no request another site made: what guards one account or
+// one link whatever the address is the per-account lockout (login-lockout.ts), the mail limits
+// (account-mail-limit.ts) and the counts per link and per device below. All are counted in the
+// database, so N instances allow what one allows (docs/operations.md, "Several instances").
+import { createHash } from "node:crypto";
 import { LIMIT_MESSAGES } from "../../shared/contracts/accounts.ts";
 import type { Db } from "../db/client.ts";
 import { countRequest, releaseRequest } from "../plugins/rate-limit-store.ts";
@@ -14,10 +16,11 @@ const HOUR = 60 * MINUTE;
 export const SIGN_UPS_PER_ADDRESS = { max: 60, windowMs: HOUR * 1000 } as const;
 
 /**
- * Per-address limits on the auth library's endpoints, by the path it routes (never the path a
- * client spelled), counted by our /api/auth mount (auth.routes.ts) rather than by the library,
- * which would count a request on arrival, before its body is read (docs/product.md, "Timings and
- * limits"). Any other path: 100 a minute.
+ * Limits on the auth library's endpoints, by the route it serves (never the path a client
+ * spelled), counted by our /api/auth mount (auth.routes.ts) rather than by the library, which
+ * would count a request on arrival, before its body is read (docs/product.md, "Timings and
+ * limits"). Each counts per address and per link or device (LibraryCaller). Any other path: 100 a
+ * minute.
  */
 export const LIBRARY_LIMITS = {
   "/sign-in/email": { window: 5 * MINUTE, max: 100 },
@@ -39,25 +42,53 @@ export function libraryLimit(path: string): LibraryLimit {
   return rules[path] ?? DEFAULT_LIBRARY_LIMIT;
 }
 
-const libraryKey = (path: string, address: string) => `auth:${path}:${address}`;
+/**
+ * What a request to the library is counted against (docs/product.md, "When a request counts
+ * against a limit"): its address, unless another site made it (null then); and what it acts on,
+ * from wherever it comes: the token of a link (a verification or reset link, a provider's return)
+ * or, without one, the session it is signed in with.
+ */
+export type LibraryCaller = { address: string | null; guarded: { kind: "link" | "device"; token: string } | null };
+
+/** What refused a request: its address's count, or its link's or device's. */
+export type LibraryRefusal = { by: "address" | "link" | "device"; ms: number };
+
+/** The counters of a request to `path`; a token is kept as its hash, so the counters hold no credential. */
+function libraryKeys(path: string, caller: LibraryCaller): { by: LibraryRefusal["by"]; key: string }[] {
+  const keys: { by: LibraryRefusal["by"]; key: string }[] = [];
+  if (caller.address !== null) keys.push({ by: "address", key: `auth:${path}:${caller.address}` });
+  if (caller.guarded !== null) {
+    const hash = createHash("sha256").update(caller.guarded.token).digest("base64url");
+    keys.push({ by: caller.guarded.kind, key: `auth:${path}:${caller.guarded.kind}:${hash}` });
+  }
+  return keys;
+}
 
 /**
- * Counts a request to the library's `path` for this address, as it is handed to the library: null
- * when it may go ahead, else the milliseconds until it may.
+ * Counts a request to the library's `path` (its route, `:token` left in) as it is handed to the
+ * library, against each of its counters: null when it may go ahead, else what refused it (its
+ * address first, when both did) and the milliseconds until every count lets it in.
  */
-export async function claimLibraryRequest(db: Db, path: string, address: string, nowMs: number): Promise<number | null> {
+export async function claimLibraryRequest(db: Db, path: string, caller: LibraryCaller, nowMs: number): Promise<LibraryRefusal | null> {
   const { window, max } = libraryLimit(path);
-  const { current, ttl } = await countRequest(db, libraryKey(path, address), window * 1000, nowMs);
-  return current <= max ? null : ttl;
+  const refusals: LibraryRefusal[] = [];
+  for (const { by, key } of libraryKeys(path, caller)) {
+    const { current, ttl } = await countRequest(db, key, window * 1000, nowMs);
+    if (current > max) refusals.push({ by, ms: ttl });
+  }
+  const [first] = refusals;
+  return first ? { by: first.by, ms: Math.max(...refusals.map((refusal) => refusal.ms)) } : null;
 }
 
-/** The library refused the request before acting on it (its body, its origin): its count is given back. */
-export async function releaseLibraryRequest(db: Db, path: string, address: string, nowMs: number): Promise<void> {
-  await releaseRequest(db, libraryKey(path, address), libraryLimit(path).window * 1000, nowMs);
+/** The library refused the request before acting on it (its body, its origin): its counts are given back. */
+export async function releaseLibraryRequest(db: Db, path: string, caller: LibraryCaller, nowMs: number): Promise<void> {
+  for (const { key } of libraryKeys(path, caller)) await releaseRequest(db, key, libraryLimit(path).window * 1000, nowMs);
 }
 
-/** What the library's per-address limit on `path` answers, `ms` before it lets the address in again. */
-export function libraryLimitMessage(path: string, ms: number): string {
+/** What a limit on the library's `path` answers, `ms` before it lets the caller in again. */
+export function libraryLimitMessage(path: string, { by, ms }: LibraryRefusal): string {
+  if (by === "link") return LIMIT_MESSAGES.linkRequests(ms);
+  if (by === "device") return LIMIT_MESSAGES.deviceRequests(ms);
   if (path.startsWith("/sign-in/")) return LIMIT_MESSAGES.signIns(ms);
   if (path === "/send-verification-email") return LIMIT_MESSAGES.verificationRequests(ms);
   if (path === "/reset-password") return LIMIT_MESSAGES.resetAttempts(ms);

@@ -2,14 +2,18 @@
 // the client address Fastify trusts and errors in our shape. Only the library's own paths, spelled
 // exactly as it routes them, reach it: any other spelling is a 404 here, since the library would
 // read it normalised (docs/product.md, "Limits"). The lockout and the other checks on its endpoints
-// run inside the library (auth-hooks.ts), whatever the path. The per-address limits are counted
-// here, as a request is handed to the library, and given back when the library refuses it
-// unread (docs/product.md, "Timings and limits").
+// run inside the library (auth-hooks.ts), whatever the path. Its limits are counted here, as a
+// request is handed to the library, and given back when the library refuses it unread
+// (docs/product.md, "Timings and limits"): per address, unless another site made the request, and
+// per link or device, whatever made it.
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from "fastify";
+import type { FeatureDeps } from "../feature.ts";
 import { sendError, sendNoRoute } from "../plugins/errors.ts";
+import { fromAnotherSite } from "../plugins/same-origin.ts";
 import type { Auth } from "./auth.ts";
 import { authErrorMessage, limitResponse, type LibraryError } from "./auth-errors.ts";
-import { claimLibraryRequest, libraryLimitMessage, releaseLibraryRequest } from "./auth-limits.ts";
+import { claimLibraryRequest, libraryLimitMessage, releaseLibraryRequest, type LibraryCaller } from "./auth-limits.ts";
+import { signedSessionToken } from "./session.ts";
 import { toWebHeaders } from "./web-headers.ts";
 
 const BASE_PATH = "/api/auth";
@@ -127,8 +131,11 @@ function libraryRoutes(auth: Auth): LibraryRoute[] {
  */
 const PARAMETER = /^[A-Za-z0-9_~-][A-Za-z0-9._~-]*$/;
 
-/** The library path (`/sign-in/email`) of `url` when it is exactly one of `routes`; else null. */
-function canonicalLibraryPath(routes: LibraryRoute[], method: string, url: string): string | null {
+/** A request's library endpoint: its route (`/reset-password/:token`) and the values of its parameters. */
+type LibraryMatch = { path: string; route: string; params: Record<string, string> };
+
+/** The library endpoint of `url` when its path is exactly one of `routes`; else null. */
+function matchLibraryRoute(routes: LibraryRoute[], method: string, url: string): LibraryMatch | null {
   const pathname = url.split("?")[0] ?? "";
   if (!pathname.startsWith(`${BASE_PATH}/`)) return null;
   const path = pathname.slice(BASE_PATH.length);
@@ -140,20 +147,69 @@ function canonicalLibraryPath(routes: LibraryRoute[], method: string, url: strin
       const given = segments[i] ?? "";
       return expected.startsWith(":") ? PARAMETER.test(given) : given === expected;
     });
-  return routes.some(matches) ? path : null;
+  const route = routes.find(matches);
+  if (!route) return null;
+  const params = Object.fromEntries(
+    route.segments.flatMap((segment, i) => (segment.startsWith(":") ? [[segment.slice(1), segments[i] ?? ""]] : [])),
+  );
+  return { path, route: `/${route.segments.join("/")}`, params };
 }
 
-export const authRoutes: FastifyPluginAsync = async (app) => {
-  const routes = libraryRoutes(app.auth);
-  /** Hands the request to the library at `path` (one of its own), with the query it came with. */
-  const forward = async (request: FastifyRequest, reply: FastifyReply, path: string, body: unknown) => {
+/**
+ * Where the library's endpoints that act on a link's token find it: a verification link, a reset
+ * link, a provider's return to us (Google's or MQL5's, its `state`). Each such request is counted
+ * against its token too, from wherever it comes (docs/product.md, "When a request counts against a
+ * limit").
+ */
+const LINK_TOKENS: Record<string, (match: LibraryMatch, query: URLSearchParams, body: unknown) => string | undefined> = {
+  "/verify-email": (_match, query) => onlyValue(query, "token"),
+  "/reset-password/:token": (match) => match.params.token,
+  // The new password, posted with the reset link's token.
+  "/reset-password": (_match, _query, body) => stringIn(body, "token"),
+  "/callback/:id": (_match, query) => onlyValue(query, "state"),
+};
+
+function stringIn(body: unknown, key: string): string | undefined {
+  if (typeof body !== "object" || body === null || !(key in body)) return undefined;
+  const value: unknown = (body as Record<string, unknown>)[key];
+  return typeof value === "string" ? value : undefined;
+}
+
+/** A parameter given once, as the library reads it (given twice, the library refuses it unread). */
+function onlyValue(query: URLSearchParams, key: string): string | undefined {
+  const values = query.getAll(key);
+  return values.length === 1 ? values[0] : undefined;
+}
+
+export const authRoutes = ({ auth, db, env }: Pick<FeatureDeps, "auth" | "db" | "env">): FastifyPluginAsync => async (app) => {
+  const routes = libraryRoutes(auth);
+  const appOrigin = new URL(env.appUrl).origin;
+  const { authCookies, secret } = await auth.$context;
+
+  /**
+   * What the request is counted against: its address, unless another site made it; and the token
+   * of the link it opens or, without one, the session it is signed in with.
+   */
+  const callerOf = (request: FastifyRequest, match: LibraryMatch, url: URL, body: unknown): LibraryCaller => {
+    const address = fromAnotherSite(request.headers, appOrigin) ? null : request.ip;
+    const link = LINK_TOKENS[match.route]?.(match, url.searchParams, body);
+    if (link) return { address, guarded: { kind: "link", token: link } };
+    const session = signedSessionToken(request.headers.cookie, authCookies.sessionToken.name, secret);
+    return { address, guarded: session === null ? null : { kind: "device", token: session } };
+  };
+
+  /** Hands the request to the library at its endpoint, with the query it came with. */
+  const forward = async (request: FastifyRequest, reply: FastifyReply, match: LibraryMatch, body: unknown) => {
     const query = request.url.includes("?") ? request.url.slice(request.url.indexOf("?")) : "";
-    const url = new URL(`${BASE_PATH}${path}${query}`, app.env.appUrl);
-    const wait = await claimLibraryRequest(app.db, path, request.ip, Date.now());
-    if (wait !== null) return sendWebResponse(reply, limitResponse(wait, (ms) => libraryLimitMessage(path, ms)), path);
-    const response = await app.auth.handler(toWebRequest(request, url, body));
-    if (await refusedUnread(response)) await releaseLibraryRequest(app.db, path, request.ip, Date.now());
-    return sendWebResponse(reply, response, path);
+    const url = new URL(`${BASE_PATH}${match.path}${query}`, env.appUrl);
+    const caller = callerOf(request, match, url, body);
+    const refusal = await claimLibraryRequest(db, match.route, caller, Date.now());
+    if (refusal !== null) {
+      return sendWebResponse(reply, limitResponse(refusal.ms, () => libraryLimitMessage(match.route, refusal)), match.route);
+    }
+    const response = await auth.handler(toWebRequest(request, url, body));
+    if (await refusedUnread(response)) await releaseLibraryRequest(db, match.route, caller, Date.now());
+    return sendWebResponse(reply, response, match.route);
   };
 
   // Only the name goes through to the library, which refuses anything else (auth-hooks.ts); it is
@@ -161,15 +217,16 @@ export const authRoutes: FastifyPluginAsync = async (app) => {
   app.post("/api/auth/update-user", async (request, reply) => {
     const body = request.body;
     const name: unknown = typeof body === "object" && body !== null && "name" in body ? body.name : undefined;
-    return forward(request, reply, "/update-user", name === undefined ? {} : { name: typeof name === "string" ? name.trim() : name });
+    const match = { path: "/update-user", route: "/update-user", params: {} };
+    return forward(request, reply, match, name === undefined ? {} : { name: typeof name === "string" ? name.trim() : name });
   });
 
   app.route({
     method: ["GET", "POST"],
     url: "/api/auth/*",
     handler: async (request, reply) => {
-      const path = canonicalLibraryPath(routes, request.method, request.url);
-      return path === null ? sendNoRoute(request, reply) : forward(request, reply, path, request.body);
+      const match = matchLibraryRoute(routes, request.method, request.url);
+      return match === null ? sendNoRoute(request, reply) : forward(request, reply, match, request.body);
     },
   });
 };

@@ -20,7 +20,7 @@ import { claimVerificationMail } from "./account-mail-limit.ts";
 import { authHooks } from "./auth-hooks.ts";
 import { emailChangeEmail, passwordResetEmail, verificationEmail } from "./auth-emails.ts";
 import { queueEmailChangeNotice } from "./email-change-notice.ts";
-import { createPasswordHashing } from "./password-hashing.ts";
+import { createPasswordHashing, type Hashing } from "./password-hashing.ts";
 import { CLIENT_IP_HEADER } from "./web-headers.ts";
 import { loggedAuthMessage, loggedError } from "../plugins/logger.ts";
 
@@ -108,8 +108,11 @@ function googleConfig(env: NonNullable<Env["google"]>): GenericOAuthConfig {
   };
 }
 
-/** What the auth configuration needs from the server. */
-type AuthDeps = { env: Env; db: Db; mailer: Mailer; log: FastifyBaseLogger };
+/**
+ * What the auth configuration needs from the server. `passwordHashing` is the auth library's scrypt
+ * a few at a time unless given (the API tests give a cheaper scrypt: src/server/testing/light-scrypt.ts).
+ */
+type AuthDeps = { env: Env; db: Db; mailer: Mailer; log: FastifyBaseLogger; passwordHashing?: Hashing };
 
 /** The sign-in providers of the generic OAuth plugin: Google and MQL5, each when it is configured. */
 function oauthProviders(env: Env): GenericOAuthConfig[] {
@@ -117,10 +120,10 @@ function oauthProviders(env: Env): GenericOAuthConfig[] {
 }
 
 /** Email and password accounts: verified before they sign in, reset by a mailed link. */
-function emailAndPasswordOptions({ env, mailer }: Pick<AuthDeps, "env" | "mailer">) {
+function emailAndPasswordOptions({ env, mailer, passwordHashing }: Pick<AuthDeps, "env" | "mailer" | "passwordHashing">) {
   return {
     enabled: true,
-    password: createPasswordHashing(),
+    password: passwordHashing ?? createPasswordHashing(),
     requireEmailVerification: true,
     autoSignIn: false,
     minPasswordLength: MIN_PASSWORD_LENGTH,

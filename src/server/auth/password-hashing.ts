@@ -10,7 +10,7 @@ import pLimit from "p-limit";
 /** One core is left for everything else (at least one hash at a time). */
 export const CONCURRENT_HASHES = Math.max(1, availableParallelism() - 1);
 
-type Hashing = {
+export type Hashing = {
   hash: (password: string) => Promise<string>;
   verify: (data: { hash: string; password: string }) => Promise<boolean>;
 };

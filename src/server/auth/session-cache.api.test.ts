@@ -58,8 +58,8 @@ describe("signed-in reads kept in memory", () => {
   it("keeps a session and a learner's standing once read", async () => {
     const learner = user("learner");
     expect((await read(t, learner)).statusCode).toBe(200);
-    expect(t.app.sessionCache.size).toBeGreaterThan(0);
-    expect(t.app.standingCache.size).toBeGreaterThan(0);
+    expect(t.services.sessions.cache.size).toBeGreaterThan(0);
+    expect(t.services.standingCache.size).toBeGreaterThan(0);
   });
 
   it("refuses a kept session's token under a wrong signature or none: the cookie is checked before anything is kept", async () => {
@@ -97,7 +97,7 @@ describe("signed-in reads kept in memory", () => {
     const response = await t.app.inject({
       method: "PUT",
       url: `/api/admin/users/${learner.id}/plan`,
-      headers: { cookie: user("admin").cookie, origin: t.app.env.appUrl },
+      headers: { cookie: user("admin").cookie, origin: t.services.env.appUrl },
       payload: { plan: "intermediate" },
     });
     expect(response.statusCode).toBe(200);
@@ -124,7 +124,7 @@ describe("signed-in reads kept in memory", () => {
     const marked = await t.app.inject({
       method: "POST",
       url: `/api/programs/beginner/modules/${first}/watched`,
-      headers: { cookie: watcher.cookie, origin: t.app.env.appUrl },
+      headers: { cookie: watcher.cookie, origin: t.services.env.appUrl },
       payload: {},
     });
     expect(marked.statusCode).toBe(200);
@@ -146,7 +146,7 @@ describe("signed-in reads kept in memory", () => {
     const answered = await t.app.inject({
       method: "POST",
       url: "/api/programs/beginner/quiz/answers",
-      headers: { cookie: watcher.cookie, origin: t.app.env.appUrl },
+      headers: { cookie: watcher.cookie, origin: t.services.env.appUrl },
       payload: { questionIndex: 0, option: "A" },
     });
     expect(answered.statusCode).toBe(200);

@@ -17,7 +17,7 @@ describe("who is calling: the session cookie read in one query", () => {
   let secret: string;
   beforeAll(async () => {
     t = await createTestApp();
-    const context = await t.app.auth.$context;
+    const context = await t.services.auth.$context;
     cookieName = context.authCookies.sessionToken.name;
     secret = context.secret;
   });
@@ -88,7 +88,7 @@ describe("who is calling: the session cookie read in one query", () => {
   });
 
   it("lets the auth library extend a session used a day after it was last extended", async () => {
-    const { sessionConfig } = await t.app.auth.$context;
+    const { sessionConfig } = await t.services.auth.$context;
     const user = await createSignedInUser(t, { email: "session-extended@example.com", nextIp });
     const { token } = await sessionOf(user);
     const lifetimeMs = sessionConfig.expiresIn * 1000;

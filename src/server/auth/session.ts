@@ -4,11 +4,13 @@ import { createHmac, timingSafeEqual } from "node:crypto";
 import { parseCookie, stringifySetCookie } from "cookie";
 import { eq, sql } from "drizzle-orm";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { effectivePlan, type Plan } from "../../shared/plans.ts";
 import type { Db } from "../db/client.ts";
 import { sessions, users } from "../db/schema.ts";
 import { PerUserCache, type UserChanges } from "../db/user-changes.ts";
 import { sendError } from "../plugins/errors.ts";
+import type { Auth } from "./auth.ts";
 import { toWebHeaders } from "./web-headers.ts";
 
 export type CurrentUser = typeof users.$inferSelect & { plan: Plan };
@@ -27,17 +29,8 @@ declare module "fastify" {
      */
     forgetsItsOwnChanges?: true;
   }
-  interface FastifyInstance {
-    /** Sessions by their signed cookie value, forgotten when their user's account or sessions change. */
-    sessionCache: PerUserCache<SessionEntry>;
-    userChanges: UserChanges;
-  }
 }
 
-/** Sessions kept in memory (docs/performance.md, "Caching signed-in reads"). */
-export function createSessionCache(changes: UserChanges): PerUserCache<SessionEntry> {
-  return new PerUserCache(changes, { scope: "account", maxEntries: 20_000, maxAgeMs: 5 * 60_000 });
-}
 
 /** The signed session cookie's value (`token.signature`), or null when the request has none. */
 function sessionCookieValue(cookieHeader: string | undefined, cookieName: string): string | null {
@@ -63,15 +56,6 @@ function verifiedSessionToken(value: string, secret: string): string | null {
 export function signedSessionToken(cookieHeader: string | undefined, cookieName: string, secret: string): string | null {
   const value = sessionCookieValue(cookieHeader, cookieName);
   return value ? verifiedSessionToken(value, secret) : null;
-}
-
-/** The library's answer, for what the one-query read leaves to it: refreshing and removing sessions. */
-async function currentUserFromAuthLibrary(request: FastifyRequest): Promise<CurrentUser | null> {
-  const { auth, db } = request.server;
-  const session = await auth.api.getSession({ headers: toWebHeaders(request) });
-  if (!session) return null;
-  const [user] = await db.select().from(users).where(eq(users.id, session.user.id));
-  return user ? { ...user, plan: effectivePlan(user, new Date()) } : null;
 }
 
 function sessionUserQuery(db: Db) {
@@ -100,62 +84,6 @@ function sessionUser(db: Db) {
 }
 
 /**
- * The signed-in user, read with the session in one query. A session that has expired, or is old
- * enough to be extended (once a day), goes through the auth library, which removes or extends it.
- */
-export async function currentUser(request: FastifyRequest): Promise<CurrentUser | null> {
-  const { auth, db } = request.server;
-  const { authCookies, secret, sessionConfig } = await auth.$context;
-  const signed = sessionCookieValue(request.headers.cookie, authCookies.sessionToken.name);
-  if (!signed) return null;
-  // Kept by the signed value: an entry is stored only once its signature has been checked, so a
-  // value found needs no second check (docs/performance.md, "The session cookie checked once").
-  const { sessionCache } = request.server;
-  let row = sessionCache.get(signed);
-  if (!row) {
-    const token = verifiedSessionToken(signed, secret);
-    if (!token) return null;
-    const stamp = sessionCache.stamp();
-    [row] = await sessionUser(db).execute({ token });
-    if (!row) return null;
-    sessionCache.set(signed, row.user.id, row, stamp);
-  }
-  const now = Date.now();
-  const extendFrom = row.expiresAt.getTime() - (sessionConfig.expiresIn - sessionConfig.updateAge) * 1000;
-  if (row.expiresAt.getTime() <= now || extendFrom <= now) return currentUserFromAuthLibrary(request);
-  return { ...row.user, plan: effectivePlan(row.user, new Date(now)) };
-}
-
-/**
- * Whether the request carries a session cookie we signed whose session is gone: this device was
- * signed out from another one (docs/accounts.md, "Signed out elsewhere"). The cookie is cleared,
- * so this is said once. An expired session is not gone yet here: the library removes it.
- */
-export async function endedSession(request: FastifyRequest, reply: FastifyReply): Promise<boolean> {
-  const { authCookies, secret } = await request.server.auth.$context;
-  const { name, attributes } = authCookies.sessionToken;
-  const signed = sessionCookieValue(request.headers.cookie, name);
-  const token = signed ? verifiedSessionToken(signed, secret) : null;
-  if (!token) return false;
-  const [session] = await request.server.db.select({ id: sessions.id }).from(sessions).where(eq(sessions.token, token));
-  if (session) return false;
-  // Cleared as the library sets it: the same name, path and domain.
-  const { path, domain, httpOnly, secure } = attributes;
-  reply.header("set-cookie", stringifySetCookie({ name, value: "", maxAge: 0, path, domain, httpOnly, secure, sameSite: "lax" }));
-  return true;
-}
-
-/** Hook: a signed-in user with a verified email, else 401 or 403. Sets request.user. */
-export async function requireUser(request: FastifyRequest, reply: FastifyReply) {
-  const user = await currentUser(request);
-  if (!user) return sendError(reply, 401, "UNAUTHENTICATED", "Please log in to continue.");
-  if (!user.emailVerified) {
-    return sendError(reply, 403, "EMAIL_NOT_VERIFIED", "Please verify your email to continue.");
-  }
-  request.user = user;
-}
-
-/**
  * The user requireUser (or requireAdmin) let through. For the handlers of a plugin that runs one
  * of them on every request: without it, the route was registered outside that plugin.
  */
@@ -164,37 +92,127 @@ export function signedInUser(request: FastifyRequest): CurrentUser {
   return request.user;
 }
 
-/** Hook: an administrator (plan admin), decided on the server. */
-export async function requireAdmin(request: FastifyRequest, reply: FastifyReply) {
-  await requireUser(request, reply);
-  if (reply.sent) return;
-  if (request.user?.plan !== "admin") return sendError(reply, 403, "FORBIDDEN", "Administrators only.");
-}
+/** Where every admin console route lives; the guard tests read each route under it from the router. */
+export const ADMIN_PREFIX = "/api/admin";
 
-/**
- * A change made by a request is forgotten on this instance before the answer leaves, so the
- * caller's next request sees it; other instances hear of it from the database a moment later
- * (docs/performance.md, "Caching signed-in reads"). A learner changes only their own data (a
- * route marked `forgetsItsOwnChanges` forgets it itself); an administrator may change anyone's,
- * so everything is forgotten. A request the app did not sign in
- * (the auth library's own: sign-out, password change) forgets the session it carried.
- */
-export function registerOwnChangesForgotten(app: FastifyInstance): void {
-  app.addHook("onSend", async (request) => {
-    if (request.method === "GET" || request.method === "HEAD") return;
-    if (request.routeOptions.config.forgetsItsOwnChanges) return;
-    const { userChanges, sessionCache } = request.server;
-    const userId = request.user?.id ?? (await sessionUserIdFromCookie(request, sessionCache));
-    if (!userId) return;
-    if (request.user?.plan === "admin") return userChanges.changed(null);
-    userChanges.changed({ scope: "learning", userId });
-    userChanges.changed({ scope: "account", userId });
-  });
-}
+/** Who is calling, and the guards built on it, made once in app.ts (src/server/feature.ts). */
+export type Sessions = ReturnType<typeof createSessions>;
 
-async function sessionUserIdFromCookie(request: FastifyRequest, cache: PerUserCache<SessionEntry>): Promise<string | null> {
-  if (!request.headers.cookie || cache.size === 0) return null;
-  const { authCookies } = await request.server.auth.$context;
-  const signed = sessionCookieValue(request.headers.cookie, authCookies.sessionToken.name);
-  return signed ? (cache.get(signed)?.user.id ?? null) : null;
+export function createSessions({ auth, db, userChanges }: { auth: Auth; db: Db; userChanges: UserChanges }) {
+  /** Sessions by their signed cookie value, forgotten when their user's account or sessions change (docs/performance.md, "Caching signed-in reads"). */
+  const cache = new PerUserCache<SessionEntry>(userChanges, { scope: "account", maxEntries: 20_000, maxAgeMs: 5 * 60_000 });
+
+  /** The library's answer, for what the one-query read leaves to it: refreshing and removing sessions. */
+  async function currentUserFromAuthLibrary(request: FastifyRequest): Promise<CurrentUser | null> {
+    const session = await auth.api.getSession({ headers: toWebHeaders(request) });
+    if (!session) return null;
+    const [user] = await db.select().from(users).where(eq(users.id, session.user.id));
+    return user ? { ...user, plan: effectivePlan(user, new Date()) } : null;
+  }
+
+  /**
+   * The signed-in user, read with the session in one query. A session that has expired, or is old
+   * enough to be extended (once a day), goes through the auth library, which removes or extends it.
+   */
+  async function currentUser(request: FastifyRequest): Promise<CurrentUser | null> {
+    const { authCookies, secret, sessionConfig } = await auth.$context;
+    const signed = sessionCookieValue(request.headers.cookie, authCookies.sessionToken.name);
+    if (!signed) return null;
+    // Kept by the signed value: an entry is stored only once its signature has been checked, so a
+    // value found needs no second check (docs/performance.md, "The session cookie checked once").
+    let row = cache.get(signed);
+    if (!row) {
+      const token = verifiedSessionToken(signed, secret);
+      if (!token) return null;
+      const stamp = cache.stamp();
+      [row] = await sessionUser(db).execute({ token });
+      if (!row) return null;
+      cache.set(signed, row.user.id, row, stamp);
+    }
+    const now = Date.now();
+    const extendFrom = row.expiresAt.getTime() - (sessionConfig.expiresIn - sessionConfig.updateAge) * 1000;
+    if (row.expiresAt.getTime() <= now || extendFrom <= now) return currentUserFromAuthLibrary(request);
+    return { ...row.user, plan: effectivePlan(row.user, new Date(now)) };
+  }
+
+  /**
+   * Whether the request carries a session cookie we signed whose session is gone: this device was
+   * signed out from another one (docs/accounts.md, "Signed out elsewhere"). The cookie is cleared,
+   * so this is said once. An expired session is not gone yet here: the library removes it.
+   */
+  async function endedSession(request: FastifyRequest, reply: FastifyReply): Promise<boolean> {
+    const { authCookies, secret } = await auth.$context;
+    const { name, attributes } = authCookies.sessionToken;
+    const signed = sessionCookieValue(request.headers.cookie, name);
+    const token = signed ? verifiedSessionToken(signed, secret) : null;
+    if (!token) return false;
+    const [session] = await db.select({ id: sessions.id }).from(sessions).where(eq(sessions.token, token));
+    if (session) return false;
+    // Cleared as the library sets it: the same name, path and domain.
+    const { path, domain, httpOnly, secure } = attributes;
+    reply.header("set-cookie", stringifySetCookie({ name, value: "", maxAge: 0, path, domain, httpOnly, secure, sameSite: "lax" }));
+    return true;
+  }
+
+  /** Hook: a signed-in user with a verified email, else 401 or 403. Sets request.user. */
+  async function requireUser(request: FastifyRequest, reply: FastifyReply) {
+    const user = await currentUser(request);
+    if (!user) return sendError(reply, 401, "UNAUTHENTICATED", "Please log in to continue.");
+    if (!user.emailVerified) {
+      return sendError(reply, 403, "EMAIL_NOT_VERIFIED", "Please verify your email to continue.");
+    }
+    request.user = user;
+  }
+
+  /** Hook: an administrator (plan admin), decided on the server. */
+  async function requireAdmin(request: FastifyRequest, reply: FastifyReply) {
+    await requireUser(request, reply);
+    if (reply.sent) return;
+    if (request.user?.plan !== "admin") return sendError(reply, 403, "FORBIDDEN", "Administrators only.");
+  }
+
+  /**
+   * A feature's admin console routes (under ADMIN_PREFIX), behind the one guard: the admin plan,
+   * decided on the server for each request, and never kept by a browser or proxy. Sub-plugins
+   * inherit the hooks, so a route added to `routes` cannot forget them.
+   */
+  function adminOnly(routes: FastifyPluginAsyncZod): FastifyPluginAsyncZod {
+    return async (app) => {
+      app.addHook("onRequest", requireAdmin);
+      app.addHook("onSend", async (_request, reply) => {
+        reply.header("cache-control", "no-store");
+      });
+      await app.register(routes);
+    };
+  }
+
+  /** The user id of the session a request carries, when this instance has it in memory. */
+  async function sessionUserIdFromCookie(request: FastifyRequest): Promise<string | null> {
+    if (!request.headers.cookie || cache.size === 0) return null;
+    const { authCookies } = await auth.$context;
+    const signed = sessionCookieValue(request.headers.cookie, authCookies.sessionToken.name);
+    return signed ? (cache.get(signed)?.user.id ?? null) : null;
+  }
+
+  /**
+   * A change made by a request is forgotten on this instance before the answer leaves, so the
+   * caller's next request sees it; other instances hear of it from the database a moment later
+   * (docs/performance.md, "Caching signed-in reads"). A learner changes only their own data (a
+   * route marked `forgetsItsOwnChanges` forgets it itself); an administrator may change anyone's,
+   * so everything is forgotten. A request the app did not sign in
+   * (the auth library's own: sign-out, password change) forgets the session it carried.
+   */
+  function registerOwnChangesForgotten(app: FastifyInstance): void {
+    app.addHook("onSend", async (request) => {
+      if (request.method === "GET" || request.method === "HEAD") return;
+      if (request.routeOptions.config.forgetsItsOwnChanges) return;
+      const userId = request.user?.id ?? (await sessionUserIdFromCookie(request));
+      if (!userId) return;
+      if (request.user?.plan === "admin") return userChanges.changed(null);
+      userChanges.changed({ scope: "learning", userId });
+      userChanges.changed({ scope: "account", userId });
+    });
+  }
+
+  return { cache, currentUser, endedSession, requireUser, requireAdmin, adminOnly, registerOwnChangesForgotten };
 }

@@ -12,7 +12,7 @@ import { entryPath, readTar, writeTar } from "../db/data-dir-archive.ts";
 import { readEnv } from "../env.ts";
 import { projectRoot } from "../paths.ts";
 import { envWithoutAppSettings, freePort } from "../testing/child-process-env.ts";
-import { killServerProcess, startServerProcess, type ServerProcess } from "../testing/server-process.ts";
+import { builtEntry, killServerProcess, startServerProcess, type ServerProcess } from "../testing/server-process.ts";
 
 const PASSWORD = "Trading-Academy-2025";
 const workDir = mkdtempSync(join(tmpdir(), "ta-backup-"));
@@ -26,7 +26,7 @@ async function startServer(dataDir: string): Promise<ServerProcess> {
   const port = await freePort();
   const server = startServerProcess({
     command: process.execPath,
-    args: ["--import", "tsx", "dev/main.ts"],
+    args: [builtEntry("server")],
     cwd: projectRoot,
     port,
     env: { HOST: "127.0.0.1", APP_URL: `http://127.0.0.1:${port}`, DATA_DIR: dataDir, LOG_LEVEL: "warn" },
@@ -43,7 +43,7 @@ async function stopServer(server: ServerProcess) {
 
 /** `npm run cli -- <args>` with this DATA_DIR; resolves with its exit code and output. */
 async function cli(dataDir: string, ...args: string[]) {
-  const run = promisify(execFile)(process.execPath, ["--import", "tsx", "src/server/cli/cli.ts", ...args], {
+  const run = promisify(execFile)(process.execPath, [builtEntry("cli"), ...args], {
     cwd: projectRoot,
     env: envWithoutAppSettings({ DATA_DIR: dataDir }),
   });

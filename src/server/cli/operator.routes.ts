@@ -2,6 +2,7 @@ import { Readable } from "node:stream";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import * as z from "zod/mini";
 import { hasBearerToken } from "../auth/bearer-token.ts";
+import type { Database } from "../db/client.ts";
 import { sendError } from "../plugins/errors.ts";
 import { operatorCommandSchema, runOperatorCommand, type OperatorServices } from "./commands.ts";
 
@@ -20,7 +21,7 @@ async function* chunksOf(blob: Blob, size = 1 << 20) {
  */
 export function operatorRoutes(
   token: string,
-  dumpDataDir: (() => Promise<Blob>) | null,
+  { db, dumpDataDir }: Pick<Database, "db" | "dumpDataDir">,
   services?: OperatorServices,
 ): FastifyPluginAsyncZod {
   return async (app) => {
@@ -38,7 +39,7 @@ export function operatorRoutes(
         if (!command.success) {
           return sendError(reply, 400, "VALIDATION", command.error.issues[0]?.message ?? "The command is not valid.");
         }
-        return { message: await runOperatorCommand(app.db, command.data, services) };
+        return { message: await runOperatorCommand(db, command.data, services) };
       },
     );
 

@@ -4,7 +4,7 @@
 // same requests are answered again and one line says how many were refused.
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { createSignedInUser, forgotPassword, ipAllocator, PASSWORD, register, registrationForm, signIn, type TestUser } from "../testing/accounts.ts";
-import { createEmptyPostgresDatabase, testDatabaseKind } from "../testing/test-database.ts";
+import { createPostgresDatabase, testDatabaseKind, withAdminClient } from "../testing/test-database.ts";
 import { createTestApp, type TestApp } from "../testing/test-app.ts";
 import { startTcpProxy, type TcpProxy } from "../testing/tcp-proxy.ts";
 import { openDatabase, type Database } from "./client.ts";
@@ -30,7 +30,7 @@ describe.skipIf(testDatabaseKind() !== "postgres")("a PostgreSQL outage", () => 
   const lines: string[] = [];
   const logged = () => lines.map((line) => JSON.parse(line) as LogLine);
   const outageLines = () => logged().filter((line) => line.msg === UNREACHABLE || line.msg === REACHABLE);
-  let scratch: Awaited<ReturnType<typeof createEmptyPostgresDatabase>>;
+  let scratch: Awaited<ReturnType<typeof createPostgresDatabase>>;
   let proxy: TcpProxy;
   let database: Database;
   let t: TestApp;
@@ -38,7 +38,7 @@ describe.skipIf(testDatabaseKind() !== "postgres")("a PostgreSQL outage", () => 
 
   beforeAll(async () => {
     const adminUrl = process.env.TEST_DATABASE_URL ?? "";
-    scratch = await createEmptyPostgresDatabase(adminUrl);
+    scratch = await createPostgresDatabase(adminUrl);
     const server = new URL(adminUrl);
     proxy = await startTcpProxy({ host: server.hostname, port: Number(server.port || 5432) });
     database = await openDatabase({ kind: "postgres", url: proxy.proxiedUrl(scratch.url) });
@@ -106,7 +106,7 @@ describe.skipIf(testDatabaseKind() !== "postgres")("a PostgreSQL outage", () => 
     ]);
   });
   it("answers 503 on every account route, the auth library's own among them, and logs nothing but the outage, from jobs and schedules either", { timeout: 30_000 }, async () => {
-    const json = { origin: t.app.env.appUrl, "content-type": "application/json" };
+    const json = { origin: t.services.env.appUrl, "content-type": "application/json" };
     const signedIn = { ...json, cookie: user.cookie };
     const accountRoutes = () => [
       register(t, registrationForm("newcomer@example.com", {}), nextIp()),
@@ -123,10 +123,10 @@ describe.skipIf(testDatabaseKind() !== "postgres")("a PostgreSQL outage", () => 
     try {
       const answers = await Promise.all(accountRoutes());
       // Work in the background fails too, and says nothing more.
-      expect(Object.values(await t.app.scheduler.runDue())).toContain("failed");
-      t.app.jobs.start();
-      await eventually(() => t.app.jobs.runDue().then(() => "ran", () => "failed"), (outcome) => outcome === "failed");
-      await t.app.jobs.stop();
+      expect(Object.values(await t.services.scheduler.runDue())).toContain("failed");
+      t.services.jobs.start();
+      await eventually(() => t.services.jobs.runDue().then(() => "ran", () => "failed"), (outcome) => outcome === "failed");
+      await t.services.jobs.stop();
       expect(answers.map((response) => `${response.statusCode} ${response.json<{ error?: { code: string } }>().error?.code}`)).toEqual(
         answers.map(() => "503 UNAVAILABLE"),
       );
@@ -140,5 +140,52 @@ describe.skipIf(testDatabaseKind() !== "postgres")("a PostgreSQL outage", () => 
     await eventually(() => t.app.inject({ method: "GET", url: "/api/me", headers: { cookie: user.cookie } }), (response) => response.statusCode === 200);
     const me = await t.app.inject({ method: "GET", url: "/api/me", headers: { cookie: user.cookie } });
     expect(me.json<{ user: { email: string } | null }>().user?.email).toBe(user.email);
+  });
+  // PostgreSQL refusing a connection rather than the network losing it (docs/operations.md,
+  // "Database outage"): the same 503, whatever the refusal's SQLSTATE.
+  const expectUnavailable = async () => {
+    for (const response of await Promise.all(requests())) {
+      expect(response.statusCode).toBe(503);
+      expect(response.headers["retry-after"]).toBe("5");
+      expect(response.json()).toMatchObject({ error: { code: "UNAVAILABLE", message: "The academy is briefly unavailable. Please try again in a moment." } });
+    }
+  };
+  const expectAnsweredAgain = async () => {
+    const answers = await eventually(
+      () => Promise.all(requests()),
+      (responses) => responses.every((response) => response.statusCode === 200),
+    );
+    expect(answers.map((response) => response.statusCode)).toEqual(answers.map(() => 200));
+  };
+
+  it.each([
+    ["55000", 'database "academy" is not currently accepting connections'],
+    ["53300", "sorry, too many clients already"],
+    ["28P01", 'password authentication failed for user "academy"'],
+  ])("answers 503 while PostgreSQL refuses connections with %s, and again once it accepts them", { timeout: 30_000 }, async (code, message) => {
+    proxy.refuse(code, message);
+    try {
+      await expectUnavailable();
+    } finally {
+      await proxy.restore();
+    }
+    await expectAnsweredAgain();
+  });
+
+  it("answers 503 while the database does not allow connections (ALTER DATABASE … ALLOW_CONNECTIONS false)", { timeout: 30_000 }, async () => {
+    const adminUrl = process.env.TEST_DATABASE_URL ?? "";
+    const allowConnections = (allowed: boolean) =>
+      withAdminClient(adminUrl, async (client) => {
+        await client.query(`alter database ${scratch.name} allow_connections ${allowed}`);
+        if (!allowed) await client.query("select pg_terminate_backend(pid) from pg_stat_activity where datname = $1", [scratch.name]);
+      });
+    await allowConnections(false);
+    try {
+      await eventually(() => Promise.all(requests()), (responses) => responses.every((response) => response.statusCode === 503));
+      await expectUnavailable();
+    } finally {
+      await allowConnections(true);
+    }
+    await expectAnsweredAgain();
   });
 });

@@ -18,6 +18,18 @@ const CONNECTION_ERROR_CODES = new Set([
 const SERVER_GONE_STATES = new Set(["57P01", "57P02", "57P03"]);
 
 /**
+ * PostgreSQL refuses a connection, or ends one, with a FATAL error whatever its SQLSTATE: the
+ * database not accepting connections (55000), too many connections (53300), a password that no
+ * longer works (28P01), a database that is gone (3D000). A statement's own failure is an ERROR,
+ * and the same code in an ERROR (55000 is also `currval` before `nextval`) is not an outage.
+ */
+const SESSION_ENDING_SEVERITIES = new Set(["FATAL", "PANIC"]);
+
+function severityOf(error: Error): string | null {
+  return "severity" in error && typeof error.severity === "string" ? error.severity : null;
+}
+
+/**
  * node-postgres gives these failures no code: a connection closed under a query ("Connection
  * terminated unexpectedly", "... due to connection timeout") and a pool that could not connect in
  * time.
@@ -36,7 +48,8 @@ function connectionFailureOf(error: Error): string | null {
   const code = ownCode(error);
   if (code !== null) {
     // SQLSTATE class 08: connection exceptions.
-    return CONNECTION_ERROR_CODES.has(code) || SERVER_GONE_STATES.has(code) || /^08[0-9A-Z]{3}$/.test(code) ? code : null;
+    const connectionCode = CONNECTION_ERROR_CODES.has(code) || SERVER_GONE_STATES.has(code) || /^08[0-9A-Z]{3}$/.test(code);
+    return connectionCode || SESSION_ENDING_SEVERITIES.has(severityOf(error) ?? "") ? code : null;
   }
   return DRIVER_CONNECTION_MESSAGES.some((pattern) => pattern.test(error.message)) ? "connection terminated" : null;
 }

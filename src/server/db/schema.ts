@@ -79,6 +79,12 @@ export const users = pgTable(
     // queuedEnd: a learner never loses paid days to a plan change (docs/decisions/010).
     queuedPlan: paidPlanEnum("queued_plan"),
     queuedEnd: timestamp("queued_end", { withTimezone: true }),
+    // The learner chose automatic renewal by card; only ever on while their card can be charged
+    // again. With it, a period whose renewal is due or under way keeps its access past its end,
+    // until the renewal is paid or renewalFailedFor names that end (docs/subscriptions.md,
+    // "Automatic renewal"). Here, not with the card, so that every reading of a plan sees it.
+    autoRenew: boolean("auto_renew").notNull().default(false),
+    renewalFailedFor: timestamp("renewal_failed_for", { withTimezone: true }),
     lastActiveAt: timestamp("last_active_at", { withTimezone: true }),
     intermediatePaid: boolean("intermediate_paid").notNull().default(false),
     advancedPaid: boolean("advanced_paid").notNull().default(false),
@@ -574,7 +580,8 @@ export const cardAuthorizations = pgTable("card_authorizations", {
   brand: text("brand"),
   last4: text("last4"),
   reusable: boolean("reusable").notNull(),
-  autoRenew: boolean("auto_renew").notNull().default(false),
+  // The learner's choice of automatic renewal moved to users.auto_renew (migration 0029); the
+  // column stays in the database, unread, for instances of the previous release during an upgrade.
   updatedAt: updatedAt(),
 });
 

@@ -22,7 +22,7 @@ async function catalogue(db: Db) {
 
 async function listedProgramIds(t: TestApp): Promise<string[]> {
   // These tests change rows behind the app's back; only admin routes clear its program cache.
-  t.app.catalog.invalidate();
+  t.services.catalog.invalidate();
   const response = await t.app.inject({ method: "GET", url: "/api/programs" });
   expect(response.statusCode).toBe(200);
   return response.json<{ programs: { id: string }[] }>().programs.map((program) => program.id);

@@ -41,6 +41,14 @@ export const paystackTransactionSchema = z.object({
 export type PaystackTransaction = z.infer<typeof paystackTransactionSchema>;
 
 /**
+ * A transaction as Paystack's Verify answered the server's own call: the only answer that may
+ * credit a payment or keep a card (docs/subscriptions.md, "Asking Paystack"). Only `verify` makes
+ * one; a webhook's body, or any other answer, is never taken for it.
+ */
+const verifiedTransactionSchema = paystackTransactionSchema.brand<"VerifiedByPaystack">();
+export type VerifiedTransaction = z.infer<typeof verifiedTransactionSchema>;
+
+/**
  * The transaction as a log line may show it: without the card's authorization code, which charges
  * the card again (docs/subscriptions.md, "Automatic renewal": no credential in a log line).
  */
@@ -94,10 +102,17 @@ const initializeResponseSchema = z.object({
   status: z.literal(true),
   data: z.object({ access_code: z.string(), reference: z.string(), authorization_url: z.string() }),
 });
-const verifyResponseSchema = z.object({ status: z.literal(true), data: paystackTransactionSchema });
+const verifyResponseSchema = z.object({ status: z.literal(true), data: verifiedTransactionSchema });
 const failureSchema = z.object({ message: z.string() });
 
-export const webhookEventSchema = z.object({ event: z.string(), data: paystackTransactionSchema });
+/**
+ * charge.success, as far as we read it: the reference it names. What it says of the payment is
+ * not read; the server asks Verify (docs/integrations.md, "Webhook").
+ */
+export const chargeSuccessEventSchema = z.object({
+  event: z.literal("charge.success"),
+  data: z.object({ reference: z.string().min(1).max(100) }),
+});
 
 // Paystack's refund ids are integers; its webhooks may send them, and amounts, as strings.
 const gatewayId = z.union([z.number().int(), z.string().min(1).max(100)]).transform(String);
@@ -161,7 +176,7 @@ export type PaystackClient = {
     callbackUrl: string;
   }): Promise<{ accessCode: string }>;
   /** The transaction as Paystack knows it, or null when Paystack has no such reference. */
-  verify(reference: string): Promise<PaystackTransaction | null>;
+  verify(reference: string): Promise<VerifiedTransaction | null>;
   /**
    * Asks Paystack to give back `amountMinor` of a paid transaction; Paystack queues it (status
    * pending) and tells the outcome by webhook. A refusal throws a PaystackError with its status.

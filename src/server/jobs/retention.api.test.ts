@@ -5,8 +5,7 @@ import { runOperatorCommand } from "../cli/commands.ts";
 import { devMail, jobs, loginFailures, rateLimits, sessions, verifications } from "../db/schema.ts";
 import { createTestUsers, ipAllocator, type TestUser } from "../testing/accounts.ts";
 import { createTestApp, type TestApp } from "../testing/test-app.ts";
-import { deleteExpiredRecords } from "./retention.ts";
-import { SCHEDULES } from "../schedules.ts";
+import { deleteExpiredRecords, RETENTION_SCHEDULE } from "./retention.ts";
 import { createScheduler } from "./scheduler.ts";
 
 const MINUTE = 60_000;
@@ -126,8 +125,7 @@ describe("retention", () => {
   });
 
   it("runs hourly through the scheduler, and on demand as the prune command", async () => {
-    const retention = SCHEDULES.find((schedule) => schedule.name === "retention");
-    if (!retention) throw new Error("no retention schedule");
+    const retention = RETENTION_SCHEDULE;
     expect(retention.everyMs).toBe(HOUR);
     const scheduler = createScheduler({ db: t.database.db, log: t.app.log, schedules: [retention], now: () => now });
     expect(await scheduler.runDue()).toEqual({ retention: "ran" });

@@ -8,6 +8,7 @@ import { ACCOUNT_MAIL_WINDOW_MS } from "../auth/account-mail-limit.ts";
 import { LOCKOUT_WINDOW_MS } from "../auth/login-lockout.ts";
 import type { Db, Tx } from "../db/client.ts";
 import { devMail, jobs, loginFailures, rateLimits, sessions, verifications } from "../db/schema.ts";
+import type { Schedule } from "./scheduler.ts";
 
 const HOUR_MS = 60 * 60_000;
 const DAY_MS = 24 * HOUR_MS;
@@ -89,3 +90,6 @@ export async function deleteExpiredRecords(
   }
   return counts;
 }
+
+/** Hourly: finished jobs, spent rate-limit counters, old sign-in failures, expired tokens. */
+export const RETENTION_SCHEDULE: Schedule = { name: "retention", everyMs: HOUR_MS, run: (tx, now) => deleteExpiredRecords(tx, now) };

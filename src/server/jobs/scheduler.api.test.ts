@@ -6,7 +6,7 @@ import { auditLog, config, jobs, subscriptionReminders, users } from "../db/sche
 import { expireSubscriptions, EXPIRY_REMINDER_JOB } from "../features/billing/billing-expiry.ts";
 import { testDatabaseKind } from "../testing/test-database.ts";
 import { createTestApp, type TestApp } from "../testing/test-app.ts";
-import { SCHEDULES } from "../schedules.ts";
+import { BILLING_SCHEDULES } from "../features/billing/billing.feature.ts";
 import { createScheduler, type Schedule } from "./scheduler.ts";
 
 const MINUTE = 60_000;
@@ -125,7 +125,7 @@ describe("scheduler", () => {
       subscriptionStart: new Date(end.getTime() - 30 * 24 * 60 * MINUTE),
       subscriptionEnd: end,
     });
-    const expiry = SCHEDULES.find((schedule) => schedule.name === "expiry");
+    const expiry = BILLING_SCHEDULES.find((schedule) => schedule.name === "expiry");
     if (!expiry) throw new Error("no expiry schedule");
     const instances = [1, 2].map(() =>
       createScheduler({ db, log: t.app.log, schedules: [expiry], now: () => now }),

@@ -117,7 +117,7 @@ describe("what /metrics reports", () => {
     expect(await pending(CONTACT_FORWARD_JOB)).toBe(before + 2);
     expect(hasMetric(await scrapeMetrics(t), "jobs_pending", { kind: EXPIRY_REMINDER_JOB })).toBe(true);
 
-    await t.app.jobs.runDue(); // no CONTACT_WEBHOOK_URL: forwarding is skipped, the jobs are done
+    await t.services.jobs.runDue(); // no CONTACT_WEBHOOK_URL: forwarding is skipped, the jobs are done
     expect(await pending(CONTACT_FORWARD_JOB)).toBe(0);
   });
 
@@ -125,7 +125,7 @@ describe("what /metrics reports", () => {
     const failures = async () => metricValue(await scrapeMetrics(t), "job_failures_total", { kind: "test.no-handler" });
     expect(await failures()).toBe(0);
     await enqueueJob(t.database.db, "test.no-handler", {});
-    expect(await t.app.jobs.runDue()).toBe(1);
+    expect(await t.services.jobs.runDue()).toBe(1);
     expect(await failures()).toBe(1);
     // Failed once, it waits to be retried: still pending.
     expect(metricValue(await scrapeMetrics(t), "jobs_pending", { kind: "test.no-handler" })).toBe(1);

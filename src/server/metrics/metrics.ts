@@ -35,7 +35,7 @@ export type MetricSources = {
   /** Pending jobs by kind. */
   pendingJobs(): Promise<Record<string, number>>;
   /** Every kind the runner handles, reported as 0 when none is pending. */
-  jobKinds: readonly string[];
+  jobKinds(): readonly string[];
 };
 
 // Prometheus' defaults start at 5 ms; a cached catalogue read answers in well under 1 ms.
@@ -61,7 +61,7 @@ export function createMetrics(sources: MetricSources): Metrics {
     async collect() {
       const counts = await sources.pendingJobs();
       this.reset();
-      for (const kind of sources.jobKinds) this.set({ kind }, 0);
+      for (const kind of sources.jobKinds()) this.set({ kind }, 0);
       for (const [kind, count] of Object.entries(counts)) this.set({ kind }, count);
     },
   });

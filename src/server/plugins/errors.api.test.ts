@@ -155,7 +155,7 @@ describe("error responses", () => {
 
   it("answers a server failure with 500 and a plain sentence, hiding the cause", async () => {
     await t.database.db.execute(sql`alter table programs rename to programs_hidden`);
-    t.app.catalog.invalidate(); // the list is otherwise served from memory
+    t.services.catalog.invalidate(); // the list is otherwise served from memory
     try {
       const response = await inject({ method: "GET", url: "/api/programs" });
       const error = expectError(response, 500, "INTERNAL");

@@ -109,7 +109,7 @@ describe("the logs of a journey through every emailed link", () => {
     const change = await t.app.inject({
       method: "POST",
       url: "/api/accounts/change-email",
-      headers: { cookie, origin: t.app.env.appUrl },
+      headers: { cookie, origin: t.services.env.appUrl },
       payload: { newEmail },
       remoteAddress: nextIp(),
     });
@@ -152,7 +152,7 @@ describe("the logs of a journey through every emailed link", () => {
         await t.app.inject({
           method,
           url: `${path}?${query}`,
-          headers: { origin: t.app.env.appUrl, authorization: `Bearer ${secret}`, cookie: `ta.session_token=${secret}` },
+          headers: { origin: t.services.env.appUrl, authorization: `Bearer ${secret}`, cookie: `ta.session_token=${secret}` },
           ...(method === "GET" || method === "DELETE" ? {} : { payload: { token: secret, password: secret } }),
           remoteAddress: nextIp(),
         });

@@ -2,7 +2,7 @@
 // requests (an in-memory counter would let each of N servers allow the limit again).
 import { randomUUID } from "node:crypto";
 import { and, eq, gt, sql } from "drizzle-orm";
-import type { RouteOptions } from "fastify";
+import type { FastifyRequest, RouteOptions } from "fastify";
 import type { Db } from "../db/client.ts";
 import { rateLimits } from "../db/schema.ts";
 
@@ -58,4 +58,10 @@ export function databaseRateLimitStore(db: Db) {
       return store;
     }
   };
+}
+
+/** Whether the route's limit is counted per client address: it has no key of its own. */
+export function limitedPerAddress(request: FastifyRequest): boolean {
+  const limit = request.routeOptions.config.rateLimit;
+  return limit !== undefined && limit !== false && limit.keyGenerator === undefined;
 }

@@ -121,7 +121,7 @@ describe("request ids", () => {
     const response = await t.app.inject({
       method: "POST",
       url: "/api/auth/sign-in/email",
-      headers: { origin: t.app.env.appUrl, "x-request-id": "auth-error-1" },
+      headers: { origin: t.services.env.appUrl, "x-request-id": "auth-error-1" },
       payload: { email: "nobody@example.com", password: "wrong password" },
       remoteAddress: nextIp(),
     });
@@ -191,7 +191,7 @@ describe("request ids in the logs", () => {
 
   it("tag a route's own log lines (a server failure) with the id the caller sees", async () => {
     await t.database.db.execute(sql`alter table programs rename to programs_hidden`);
-    t.app.catalog.invalidate(); // the list is otherwise served from memory
+    t.services.catalog.invalidate(); // the list is otherwise served from memory
     try {
       const response = await t.app.inject({ method: "GET", url: "/api/programs", headers: { "x-request-id": "log-trace-2" }, remoteAddress: nextIp() });
       expect(response.statusCode).toBe(500);

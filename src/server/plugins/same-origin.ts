@@ -37,6 +37,20 @@ export function fromTheSite(headers: FastifyRequest["headers"], appOrigin: strin
   return headers.origin === appOrigin || headers["sec-fetch-site"] === "same-origin";
 }
 
+/**
+ * Whether a browser says another site made this request (docs/product.md, "When a request counts
+ * against a limit"): it did not come from the site, and it is marked `Sec-Fetch-Site: cross-site`
+ * or `same-site` (a sibling is another site), or carries another Origin (`null` included). Such a
+ * request counts against no per-address limit, whatever its method: a page on any site can make
+ * every browser behind one address send it. A request marked `none` (typed, a bookmark) or not
+ * marked at all (no browser) is counted.
+ */
+export function fromAnotherSite(headers: FastifyRequest["headers"], appOrigin: string): boolean {
+  if (fromTheSite(headers, appOrigin)) return false;
+  const site = headers["sec-fetch-site"];
+  return site === "cross-site" || site === "same-site" || headers.origin !== undefined;
+}
+
 /** Whether nothing in the request says a browser sent it. */
 function fromAServer(headers: FastifyRequest["headers"]): boolean {
   return headers.origin === undefined && headers["sec-fetch-site"] === undefined;

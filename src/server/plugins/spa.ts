@@ -6,8 +6,7 @@ import { Negotiator } from "@fastify/accept-negotiator";
 import fastifyStatic from "@fastify/static";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import { programPageReads } from "../../shared/program-page-reads.ts";
-import { PAGE_MODULES } from "../../shared/page-modules.ts";
-import { routeAt, type RouteId } from "../../shared/routes.ts";
+import { routeAt, ROUTES, type RouteId } from "../../shared/routes.ts";
 import { webDistFolder } from "../paths.ts";
 import { sendNoRoute } from "./errors.ts";
 
@@ -47,13 +46,13 @@ function readPageCode(): Map<RouteId, string[]> {
     return into;
   };
   const loadedByThePage = closure("index.html");
-  for (const [page, module] of Object.entries(PAGE_MODULES) as [RouteId, string | null][]) {
-    if (!module || !manifest[module]) continue;
-    const chunks = [...closure(module)]
+  for (const { id, page } of ROUTES) {
+    if ("withTheApp" in page || !manifest[page.module]) continue;
+    const chunks = [...closure(page.module)]
       .filter((key) => !loadedByThePage.has(key))
       .map((key) => manifest[key])
       .filter((chunk) => chunk !== undefined);
-    byPage.set(page, [
+    byPage.set(id, [
       ...chunks.map((chunk) => `</${chunk.file}>; rel=modulepreload`),
       ...chunks.flatMap((chunk) => chunk.css ?? []).map((file) => `</${file}>; rel=preload; as=style`),
     ]);

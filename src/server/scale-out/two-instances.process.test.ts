@@ -11,8 +11,8 @@ import { migrationsFolder } from "../paths.ts";
 import { cookieHeader } from "../testing/accounts.ts";
 import { freePort } from "../testing/child-process-env.ts";
 import { loopbackCall } from "../testing/loopback-http.ts";
-import { killServerProcess, startServerProcess, type ServerProcess } from "../testing/server-process.ts";
-import { createEmptyPostgresDatabase, postgresForProcessTests } from "../testing/test-database.ts";
+import { builtEntry, killServerProcess, startServerProcess, type ServerProcess } from "../testing/server-process.ts";
+import { createPostgresDatabase, postgresForProcessTests } from "../testing/test-database.ts";
 
 const serverUrl = postgresForProcessTests();
 const PASSWORD = "Scale-Out-Password-2025";
@@ -66,7 +66,7 @@ async function programTitle(instance: ServerProcess, id: string): Promise<string
 }
 
 describe.skipIf(!serverUrl)("instances on one PostgreSQL database", () => {
-  let scratch: Awaited<ReturnType<typeof createEmptyPostgresDatabase>> | undefined;
+  let scratch: Awaited<ReturnType<typeof createPostgresDatabase>> | undefined;
   let sql: pg.Client | undefined;
   let webhook: Awaited<ReturnType<typeof startWebhook>> | undefined;
   const instances: ServerProcess[] = [];
@@ -106,7 +106,7 @@ describe.skipIf(!serverUrl)("instances on one PostgreSQL database", () => {
 
   beforeAll(async () => {
     if (!serverUrl) return;
-    scratch = await createEmptyPostgresDatabase(serverUrl);
+    scratch = await createPostgresDatabase(serverUrl);
     sql = new pg.Client({ connectionString: scratch.url });
     await sql.connect();
     webhook = await startWebhook();
@@ -126,7 +126,7 @@ describe.skipIf(!serverUrl)("instances on one PostgreSQL database", () => {
       instances.push(
         startServerProcess({
           command: process.execPath,
-          args: ["--import", "tsx", join("dev", "main.ts")],
+          args: [builtEntry("server")],
           port,
           env: {
             NODE_ENV: "development",

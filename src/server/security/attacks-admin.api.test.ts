@@ -9,7 +9,7 @@ import { eq } from "drizzle-orm";
 import type { HTTPMethods, InjectOptions } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { users } from "../db/schema.ts";
-import { ADMIN_PREFIX } from "../features/admin/admin.routes.ts";
+import { ADMIN_PREFIX } from "../auth/session.ts";
 import {
   createTestUsers,
   ipAllocator,

@@ -158,9 +158,9 @@ describe("the checks live inside the auth library, whatever reaches it", () => {
   });
   afterAll(() => t.close());
 
-  const origin = () => t.app.env.appUrl;
+  const origin = () => t.services.env.appUrl;
   const libraryRequest = (path: string, body: unknown, headers: Record<string, string> = {}) =>
-    t.app.auth.handler(
+    t.services.auth.handler(
       new Request(new URL(path, origin()), {
         method: "POST",
         headers: { origin: origin(), "content-type": "application/json", "x-client-ip": nextIp(), ...headers },
@@ -179,7 +179,7 @@ describe("the checks live inside the auth library, whatever reaches it", () => {
       expect(response.status, path).toBe(429);
       expect(response.headers.getSetCookie().some((cookie) => /session_token=[^;]/.test(cookie)), path).toBe(false);
     }
-    const direct = await t.app.auth.api
+    const direct = await t.services.auth.api
       .signInEmail({ body: { email, password: PASSWORD }, headers: new Headers({ "x-client-ip": nextIp() }) })
       .then(
         () => "signed in",

@@ -231,7 +231,7 @@ describe("the exceptions keep their own authentication", () => {
     expect(forged.statusCode).toBe(400);
     expect(forged.json().error.code).toBe("INVALID_TOKEN");
     expect(await t.database.db.select().from(announcementUnsubscribes)).toEqual([]);
-    expect((await post(unsubscribeToken(t.app.env.authSecret, learner.id))).statusCode).toBe(200);
+    expect((await post(unsubscribeToken(t.services.env.authSecret, learner.id))).statusCode).toBe(200);
     expect(await t.database.db.select().from(announcementUnsubscribes)).toEqual([expect.objectContaining({ userId: learner.id })]);
   });
 
@@ -241,7 +241,7 @@ describe("the exceptions keep their own authentication", () => {
     expectCrossSiteRefusal(await pay({ origin: "http://localhost:3001" }), "checkout from a sibling");
     expectCrossSiteRefusal(await pay({ origin: undefined, "sec-fetch-site": "cross-site" }), "checkout, cross-site without Origin");
     expect((await pay({ origin: undefined })).statusCode).not.toBe(403);
-    expect((await pay({ origin: billing.t.app.env.appUrl })).statusCode).not.toBe(403);
+    expect((await pay({ origin: billing.t.services.env.appUrl })).statusCode).not.toBe(403);
   });
 
   describe("the operator channel", () => {

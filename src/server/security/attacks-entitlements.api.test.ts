@@ -131,7 +131,7 @@ describe("attacks on entitlements, progress and quiz answers", () => {
     return t.app.inject({
       remoteAddress: nextIp(),
       ...options,
-      headers: { origin: t.app.env.appUrl, ...options.headers, ...(who ? { cookie: who.cookie } : {}) },
+      headers: { origin: t.services.env.appUrl, ...options.headers, ...(who ? { cookie: who.cookie } : {}) },
     });
   }
 

@@ -84,7 +84,7 @@ describe("security headers and cookies (development and test configuration)", ()
   afterAll(() => t.close());
 
   it("every kind of answer carries the CSP, nosniff, the referrer policy and frame protection, and no CORS grant", async () => {
-    for (const [what, options] of requestsOfEveryKind(admin, t.app.env.appUrl)) {
+    for (const [what, options] of requestsOfEveryKind(admin, t.services.env.appUrl)) {
       const response = await t.app.inject({ remoteAddress: nextIp(), ...options, headers: { ...options.headers, origin: "https://evil.com" } });
       expect(response.statusCode, what).toBeLessThan(500);
       expectProtectiveHeaders(response, what);
@@ -114,7 +114,7 @@ describe("security headers and cookies (development and test configuration)", ()
         answers.push([url, await t.app.inject({ url, headers: { cookie } })]);
       }
     });
-    answers.push(["update-user", await t.app.inject({ method: "POST", url: "/api/auth/update-user", headers: { cookie, origin: t.app.env.appUrl }, payload: { name: "Reader" } })]);
+    answers.push(["update-user", await t.app.inject({ method: "POST", url: "/api/auth/update-user", headers: { cookie, origin: t.services.env.appUrl }, payload: { name: "Reader" } })]);
     for (const [what, response] of answers) {
       expect(response.statusCode, `${what}: ${response.body}`).toBe(200);
       expect(response.body, what).not.toContain(token);

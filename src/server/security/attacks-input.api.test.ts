@@ -215,7 +215,7 @@ describe("hostile input on every route", () => {
       remoteAddress: nextIp(),
       ...(target.method === "GET" ? {} : { payload: options.payload ?? {} }),
       headers: {
-        origin: t.app.env.appUrl,
+        origin: t.services.env.appUrl,
         ...(target.method === "GET" ? {} : options.headers),
         ...(caller ? { cookie: caller.cookie } : {}),
       },

@@ -121,8 +121,9 @@ const ROUTES: LimitedRoute[] = [
     url: "/api/auth/reset-password",
     max: LIBRARY_LIMITS["/reset-password"].max,
     refusal: limitAnswer(LIMIT_MESSAGES.resetAttempts),
-    // A token tried is what this limit counts, right or wrong.
-    valid: () => ({ token: "a-guessed-token", newPassword: PASSWORD }),
+    // A token tried is what this limit counts, right or wrong; each a token of its own, which is
+    // counted on its own too (attacks-cross-site-gets.api.test.ts).
+    valid: (n) => ({ token: `a-guessed-token-${n}`, newPassword: PASSWORD }),
     accepted: 400,
     invalid: { token: "a-guessed-token", newPassword: 12345678 },
   },

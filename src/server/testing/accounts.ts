@@ -82,7 +82,7 @@ export function registrationForm(email: string, overrides: Record<string, unknow
 }
 
 export function register(t: TestApp, payload: Record<string, unknown>, remoteAddress: string) {
-  return t.app.inject({ method: "POST", url: "/api/accounts/register", headers: { origin: t.app.env.appUrl }, payload, remoteAddress });
+  return t.app.inject({ method: "POST", url: "/api/accounts/register", headers: { origin: t.services.env.appUrl }, payload, remoteAddress });
 }
 
 export function verifyEmail(t: TestApp, token: string, remoteAddress?: string) {
@@ -94,14 +94,14 @@ export function forgotPassword(t: TestApp, payload: Record<string, unknown>, rem
 }
 
 export function resetPassword(t: TestApp, payload: Record<string, unknown>, remoteAddress: string) {
-  return t.app.inject({ method: "POST", url: "/api/auth/reset-password", headers: { origin: t.app.env.appUrl }, payload, remoteAddress });
+  return t.app.inject({ method: "POST", url: "/api/auth/reset-password", headers: { origin: t.services.env.appUrl }, payload, remoteAddress });
 }
 
 export function signIn(t: TestApp, email: string, password: string, remoteAddress: string) {
   return t.app.inject({
     method: "POST",
     url: "/api/auth/sign-in/email",
-    headers: { origin: t.app.env.appUrl },
+    headers: { origin: t.services.env.appUrl },
     payload: { email, password },
     remoteAddress,
   });
@@ -119,7 +119,7 @@ export async function lockOut(t: TestApp, email: string, nextIp: () => string) {
 }
 
 export function signOut(t: TestApp, cookie: string) {
-  return t.app.inject({ method: "POST", url: "/api/auth/sign-out", headers: { cookie, origin: t.app.env.appUrl }, payload: {} });
+  return t.app.inject({ method: "POST", url: "/api/auth/sign-out", headers: { cookie, origin: t.services.env.appUrl }, payload: {} });
 }
 
 export async function me(t: TestApp, cookie: string) {

@@ -5,6 +5,7 @@ import { expect } from "vitest";
 import {
   accounts,
   auditLog,
+  cardAuthorizations,
   devMail,
   jobs,
   lessonPositions,
@@ -41,6 +42,7 @@ const WATCHED_TABLES = {
   lessonPositions,
   contacts,
   payments,
+  cardAuthorizations,
   waitlist,
   subscriptionReminders,
   auditLog,
@@ -147,7 +149,7 @@ export type LibraryRoute = { method: HTTPMethods; url: string; bodyFields: strin
  */
 export function authLibraryRoutes(t: TestApp): LibraryRoute[] {
   const found: LibraryRoute[] = [];
-  for (const endpoint of Object.values(t.app.auth.api)) {
+  for (const endpoint of Object.values(t.services.auth.api)) {
     const { path, options } = endpoint as unknown as {
       path?: string;
       options?: { method?: HTTPMethods | HTTPMethods[]; body?: unknown; query?: unknown };

@@ -14,7 +14,7 @@ import { createTestApp, type TestApp } from "./test-app.ts";
 
 /** The simulator's secret key: it authorizes the test control and signs webhooks. */
 export function simulatorSecretKey(t: TestApp): string {
-  const { paystack } = t.app.env;
+  const { paystack } = t.services.env;
   if (paystack.mode !== "simulator") throw new Error("the app does not use the Paystack simulator");
   return paystack.secretKey;
 }
@@ -44,6 +44,8 @@ export type Settlement = {
   /** What verify and the webhook then report instead of the amount initialized (tampering). */
   amount?: number;
   currency?: string;
+  /** Paid by this customer instead of the one the checkout was started for. */
+  customerEmail?: string;
   /** The simulator POSTs charge.success to the app unless this is false. */
   deliverWebhook?: boolean;
 };
@@ -183,6 +185,9 @@ export function useBillingApp<K extends string>(
   const t: TestApp = {
     get app() {
       return current().app;
+    },
+    get services() {
+      return current().services;
     },
     get database() {
       return current().database;

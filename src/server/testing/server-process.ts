@@ -1,7 +1,20 @@
 // A server (or `npm start`) as a real child process, for the tests of starting, stopping and
 // running as an operator would: its own process group, its output kept, every one stopped at exit.
 import { spawn, type ChildProcess } from "node:child_process";
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { projectRoot } from "../paths.ts";
 import { envWithoutAppSettings } from "./child-process-env.ts";
+
+/**
+ * The built development entry and operator CLI (`npm run build`, which CI runs once before every
+ * test step): the process tests start what `npm start` serves, without building it again.
+ */
+export function builtEntry(which: "server" | "cli"): string {
+  const path = join(projectRoot, "dist/node", which === "server" ? "dev/main.js" : "src/server/cli/cli.js");
+  if (!existsSync(path)) throw new Error(`${path} is not built: run npm run build before the process tests`);
+  return path;
+}
 
 export type ServerProcess = {
   child: ChildProcess;
@@ -35,10 +48,13 @@ export function startServerProcess(options: {
   port: number;
   env: Record<string, string>;
   cwd?: string;
+  /** Only `env` (and PORT), as a service manager starts it, instead of this process's environment without the app's settings. */
+  bareEnv?: boolean;
 }): ServerProcess {
+  const env = { PORT: String(options.port), ...options.env };
   const child = spawn(options.command, options.args, {
     cwd: options.cwd,
-    env: envWithoutAppSettings({ PORT: String(options.port), ...options.env }),
+    env: options.bareEnv ? env : envWithoutAppSettings(env),
     detached: true, // a process group of its own: the test can see every process it started
     stdio: ["ignore", "pipe", "pipe"],
   });

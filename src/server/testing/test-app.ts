@@ -4,15 +4,18 @@ import { randomBytes } from "node:crypto";
 import type { FastifyInstance, InjectOptions, LightMyRequestCallback } from "fastify";
 import { afterAll, beforeAll } from "vitest";
 import { registerDevelopmentTools } from "../../../dev/development.ts";
-import { buildApp, type AppOptions } from "../app.ts";
+import { buildApp, type AppOptions, type AppServices } from "../app.ts";
 import type { Database } from "../db/client.ts";
 import { seedDatabase } from "../db/seed.ts";
 import { readEnv } from "../env.ts";
 import { createTestDatabase } from "./test-database.ts";
 import { freePort } from "./child-process-env.ts";
+import { lightPasswordHashing } from "./light-scrypt.ts";
 
 export type TestApp = {
   app: FastifyInstance;
+  /** The services the app's features were built from: its job runner, scheduler, caches, env. */
+  services: AppServices;
   database: Database;
   /** Where the app listens (`http://127.0.0.1:<port>`, also its APP_URL), or null without `listen`. */
   baseUrl: string | null;
@@ -53,7 +56,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     ...options.env,
   });
   const { logDestination, onRoute } = options;
-  const app = await buildApp({
+  const { app, services } = await buildApp({
     env,
     database,
     serveWeb: false,
@@ -61,12 +64,14 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     logDestination,
     onRoute,
     developmentTools: registerDevelopmentTools,
+    passwordHashing: lightPasswordHashing(),
   });
-  sendLikeTheBrowserApp(app);
+  sendLikeTheBrowserApp(app, env.appUrl);
   await app.ready();
   if (port !== null) await app.listen({ port, host: "127.0.0.1" });
   return {
     app,
+    services,
     database,
     baseUrl,
     async close() {
@@ -82,13 +87,14 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
  * Origin); close it before `t`.
  */
 export async function createOperatorChannelApp(t: TestApp, token: string): Promise<FastifyInstance> {
-  return buildApp({
+  const { app } = await buildApp({
     env: readEnv({ NODE_ENV: "test", LOG_LEVEL: "silent" }),
     database: t.database,
     serveWeb: false,
     logger: false,
     operatorToken: token,
   });
+  return app;
 }
 
 /**
@@ -135,8 +141,8 @@ function withSiteOrigin(options: InjectOptions, siteOrigin: string): InjectOptio
  * (the app refuses one without it, src/server/plugins/same-origin.ts). A request that names an
  * Origin or a Referer is sent as it is; `headers: { origin: undefined }` sends none at all.
  */
-function sendLikeTheBrowserApp(app: FastifyInstance) {
-  const siteOrigin = new URL(app.env.appUrl).origin;
+function sendLikeTheBrowserApp(app: FastifyInstance, appUrl: string) {
+  const siteOrigin = new URL(appUrl).origin;
   const inject = app.inject.bind(app);
   function injectFromTheSite(options?: InjectOptions | string, callback?: LightMyRequestCallback) {
     if (options === undefined) return inject();

@@ -12,7 +12,8 @@ export function testDatabaseKind(): TestDatabaseKind {
   return process.env.TEST_DB === "postgres" ? "postgres" : "pglite";
 }
 
-async function withAdminClient<T>(adminUrl: string, fn: (client: pg.Client) => Promise<T>) {
+/** Runs `fn` with a client connected as the test server's administrator (to create, alter and drop databases), closed after. */
+export async function withAdminClient<T>(adminUrl: string, fn: (client: pg.Client) => Promise<T>) {
   const client = new pg.Client({ connectionString: adminUrl });
   await client.connect();
   try {
@@ -33,9 +34,9 @@ export async function createTestDatabase(): Promise<Database> {
 
   const adminUrl = process.env.TEST_DATABASE_URL;
   if (!adminUrl) throw new Error("TEST_DB=postgres needs TEST_DATABASE_URL");
-  const scratch = await createEmptyPostgresDatabase(adminUrl);
+  // A copy of the database the global setup migrated once (postgres-template.setup.ts).
+  const scratch = await createPostgresDatabase(adminUrl, inject("postgresTemplateName"));
   const database = await openDatabase({ kind: "postgres", url: scratch.url });
-  await database.migrate();
   return {
     ...database,
     async close() {
@@ -56,13 +57,20 @@ export function postgresForProcessTests(): string | null {
   return url;
 }
 
-/** A new, empty database on `adminUrl`'s server; `drop` removes it once its connections have closed. */
-export async function createEmptyPostgresDatabase(adminUrl: string): Promise<{ url: string; drop(): Promise<void> }> {
+/**
+ * A new database on `adminUrl`'s server, empty or a copy of `template`; `drop` removes it once its
+ * connections have closed.
+ */
+export async function createPostgresDatabase(
+  adminUrl: string,
+  template?: string,
+): Promise<{ name: string; url: string; drop(): Promise<void> }> {
   const name = `ta_test_${randomBytes(6).toString("hex")}`;
-  await withAdminClient(adminUrl, (client) => client.query(`create database ${name}`));
+  await withAdminClient(adminUrl, (client) => client.query(template ? `create database ${name} template ${template}` : `create database ${name}`));
   const url = new URL(adminUrl);
   url.pathname = `/${name}`;
   return {
+    name,
     url: url.toString(),
     drop: () =>
       withAdminClient(adminUrl, async (client) => {

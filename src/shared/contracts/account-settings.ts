@@ -2,7 +2,8 @@
 // the deletion of the account (docs/accounts.md). Its texts sit here so that the browser shows
 // exactly what the server says.
 import * as z from "zod/mini";
-import { AUTH_MESSAGES, MIN_PASSWORD_LENGTH } from "./accounts.ts";
+import { AUTH_MESSAGES, messageResponseSchema, MIN_PASSWORD_LENGTH } from "./accounts.ts";
+import { endpoint } from "./endpoint.ts";
 
 /** The longest full name, as registration allows it. */
 export const MAX_NAME_LENGTH = 100;
@@ -106,4 +107,24 @@ export const SIGN_IN_METHODS = [
 ] as const;
 
 /** POST /api/auth/delete-user: the password, or nothing for an account without one. */
-export type DeleteAccountRequest = { password?: string };
+export const deleteAccountRequestSchema = z.object({ password: z.optional(z.string()) });
+export type DeleteAccountRequest = z.input<typeof deleteAccountRequestSchema>;
+
+/** POST /api/auth/change-password: the form's two passwords, and the other devices signed out. */
+export const changePasswordRequestSchema = z.object({
+  currentPassword: z.string(),
+  newPassword: z.string(),
+  revokeOtherSessions: z.literal(true),
+});
+
+/** The account page's devices and email change (docs/accounts.md). */
+export const ACCOUNT_SETTINGS_ENDPOINTS = {
+  sessions: endpoint({ method: "GET", path: "/api/accounts/sessions", response: accountSessionsResponseSchema }),
+  revokeSession: endpoint({
+    method: "DELETE",
+    path: "/api/accounts/sessions/:id",
+    params: z.object({ id: z.string() }),
+    response: messageResponseSchema,
+  }),
+  changeEmail: endpoint({ method: "POST", path: "/api/accounts/change-email", body: changeEmailRequestSchema, response: messageResponseSchema }),
+};

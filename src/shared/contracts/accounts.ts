@@ -1,4 +1,5 @@
 import * as z from "zod/mini";
+import { endpoint } from "./endpoint.ts";
 
 export const MIN_PASSWORD_LENGTH = 8;
 
@@ -88,6 +89,8 @@ export const LIMIT_MESSAGES = {
   resetAttempts: (ms: number) =>
     `Too many password reset attempts from your network. Please try again in ${waitText(ms)}.`,
   requests: (ms: number) => `Too many requests from your network. Please try again in ${waitText(ms)}.`,
+  linkRequests: (ms: number) => `Too many requests with this link. Please try again in ${waitText(ms)}.`,
+  deviceRequests: (ms: number) => `Too many requests from this device. Please try again in ${waitText(ms)}.`,
 } as const;
 
 const email = z.string().check(z.trim(), z.toLowerCase());
@@ -173,6 +176,12 @@ export const resetPasswordFormSchema = z
     if (newPassword.length > 128) return issue(PASSWORD_TOO_LONG);
   });
 
+/** POST /api/auth/reset-password: the new password and the mailed link's token. */
+export const resetPasswordRequestSchema = z.object({ newPassword: z.string(), token: z.string() });
+
+/** POST /api/auth/send-verification-email: the signed-in user's own address. */
+export const sendVerificationEmailRequestSchema = z.object({ email: z.string() });
+
 export const SOCIAL_PROVIDERS = ["google", "mql5"] as const;
 export type SocialProvider = (typeof SOCIAL_PROVIDERS)[number];
 
@@ -225,3 +234,15 @@ export const verifyEmailResponseSchema = z.object({
   user: z.optional(z.nullable(z.object({ email: z.string() }))),
   alreadyVerified: z.optional(z.boolean()),
 });
+
+/** GET /api/auth/verify-email: the mailed link's token. */
+export const verifyEmailQuerySchema = z.object({ token: z.string() });
+
+/** GET /api/auth/callback/mql5: what MQL5 sent back to /login, handed to the library as it came. */
+export const providerCallbackQuerySchema = z.object({ code: z.string(), state: z.string() });
+
+/** Our own account routes beside the auth library's (docs/accounts.md). */
+export const ACCOUNTS_ENDPOINTS = {
+  register: endpoint({ method: "POST", path: "/api/accounts/register", body: registerRequestSchema, response: registerResponseSchema, status: 201 }),
+  forgotPassword: endpoint({ method: "POST", path: "/api/accounts/forgot-password", body: forgotPasswordRequestSchema, response: messageResponseSchema }),
+};

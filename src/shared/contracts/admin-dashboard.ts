@@ -3,6 +3,7 @@
 // caption that says what it counts, so the browser shows exactly the server's words.
 import * as z from "zod/mini";
 import { PAID_PLANS } from "../plans.ts";
+import { endpoint } from "./endpoint.ts";
 
 export const DASHBOARD_MESSAGES = {
   dateInvalid: "Enter each date as YYYY-MM-DD, for example 2026-03-01.",
@@ -197,3 +198,8 @@ export const dashboardSchema = z.object({
   }),
 });
 export type Dashboard = z.infer<typeof dashboardSchema>;
+
+/** Every figure of the console's first tab, for the funnel's period (docs/admin.md, "Dashboard"). */
+export const DASHBOARD_ENDPOINTS = {
+  dashboard: endpoint({ method: "GET", path: "/api/admin/dashboard", query: dashboardQuerySchema, response: dashboardSchema }),
+};

@@ -6,6 +6,7 @@ import { PAID_PLANS, PLANS, PROVIDERS, SUBSCRIPTION_STATUSES } from "../plans.ts
 import { PAYMENT_KINDS, PAYMENT_STATUSES, REFUND_STATUSES } from "./billing.ts";
 import { adminCertificateSchema } from "./certificates.ts";
 import { quizAttemptSchema as learnerQuizAttemptSchema } from "./learning.ts";
+import { endpoint } from "./endpoint.ts";
 
 export const LEARNER_MESSAGES = {
   notFound: "No such user.",
@@ -125,7 +126,7 @@ export const planChangeSchema = z.object({
 });
 export type PlanChange = z.infer<typeof planChangeSchema>;
 
-export const learnerRefundSchema = z.object({
+export const learnerRecordRefundSchema = z.object({
   id: z.string(),
   amountMinor: z.int(),
   status: z.enum(REFUND_STATUSES),
@@ -134,7 +135,8 @@ export const learnerRefundSchema = z.object({
   processedAt: z.nullable(isoDate),
 });
 
-export const learnerPaymentSchema = z.object({
+/** A payment on a learner's record in the admin console, with its refunds (the learner's own view: ownPaymentSchema). */
+export const learnerRecordPaymentSchema = z.object({
   id: z.string(),
   reference: z.string(),
   kind: z.enum(PAYMENT_KINDS),
@@ -147,9 +149,9 @@ export const learnerPaymentSchema = z.object({
   createdAt: isoDate,
   paidAt: z.nullable(isoDate),
   /** Its refunds, newest first. */
-  refunds: z.array(learnerRefundSchema),
+  refunds: z.array(learnerRecordRefundSchema),
 });
-export type LearnerPayment = z.infer<typeof learnerPaymentSchema>;
+export type LearnerRecordPayment = z.infer<typeof learnerRecordPaymentSchema>;
 
 /** Where the learner stands in one program, by learning's own completion rule. */
 export const learnerProgramSchema = z.object({
@@ -213,7 +215,7 @@ export const learnerSchema = z.object({
   profile: learnerProfileSchema,
   plan: learnerPlanSchema,
   planHistory: capped(planChangeSchema),
-  payments: capped(learnerPaymentSchema),
+  payments: capped(learnerRecordPaymentSchema),
   programs: z.array(learnerProgramSchema),
   quizAttempts: capped(quizAttemptSchema),
   certificates: z.array(adminCertificateSchema),
@@ -221,3 +223,8 @@ export const learnerSchema = z.object({
   audit: capped(learnerAuditEntrySchema),
 });
 export type Learner = z.infer<typeof learnerSchema>;
+
+/** The learner page's one read (docs/admin.md, "Learner page"). */
+export const LEARNER_RECORD_ENDPOINTS = {
+  learner: endpoint({ method: "GET", path: "/api/admin/users/:id", params: learnerParamsSchema, response: learnerSchema }),
+};

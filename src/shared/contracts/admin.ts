@@ -4,6 +4,7 @@ import * as z from "zod/mini";
 import { PAID_PLANS, PLANS, PROVIDERS, SUBSCRIPTION_STATUSES, TRACKS } from "../plans.ts";
 import { ATTACHMENT_MESSAGES, attachmentSchema, NOTES_MAX_LENGTH, QUIZ_RETRY_WAIT } from "./learning.ts";
 import { PAYMENT_KINDS, PAYMENT_STATUSES, REFUND_STATUSES, type PaymentStatus } from "./billing.ts";
+import { endpoint } from "./endpoint.ts";
 
 /**
  * The admin console's texts (docs/product.md, "Admin console"): the original's, and ours where it
@@ -167,7 +168,6 @@ export function moduleProblem(module: { title: string; youtubeId: string | null;
   if ((module.youtubeId ?? "").trim() === "" && !hasNotes) return ADMIN_MESSAGES.moduleRequired;
   return null;
 }
-export type ModuleInput = z.input<typeof moduleInputSchema>;
 
 /**
  * The fields of Save Program; empty price -> null, empty order -> 99
@@ -308,7 +308,6 @@ export const usersQuerySchema = z.object({
   waitlistPending: z.optional(z.stringbool()),
   sort: z._default(z.enum(USER_SORTS), "newest"),
 });
-export type UsersQuery = z.input<typeof usersQuerySchema>;
 
 export const adminUserSchema = z.object({
   id: z.string(),
@@ -463,12 +462,10 @@ export const refundRequestSchema = z.object({
   amountMinor: z.optional(z.int().check(z.minimum(1), z.maximum(1_000_000_000))),
   reason: z.optional(z.string().check(z.trim(), z.maxLength(500))),
 });
-export type RefundRequest = z.input<typeof refundRequestSchema>;
 export const refundResponseSchema = z.object({
   payment: z.object({ id: z.string(), amountMinor: z.int(), refundedMinor: z.int(), status: z.enum(PAYMENT_STATUSES) }),
   refund: z.object({ id: z.string(), amountMinor: z.int(), status: z.enum(REFUND_STATUSES) }),
 });
-export type RefundResponse = z.infer<typeof refundResponseSchema>;
 
 /** GET /api/admin/audit?user=email: newest first, optionally one user's entries. */
 export const auditQuerySchema = z.object({
@@ -502,3 +499,78 @@ export type AdminContactMessage = z.infer<typeof contactMessageSchema>;
 export const messageListSchema = z.extend(paginationSchema, { messages: z.array(contactMessageSchema) });
 
 export const okSchema = z.object({ ok: z.literal(true) });
+
+/** The console's counts and read-only records (docs/product.md, "Admin console"). */
+export const ADMIN_RECORDS_ENDPOINTS = {
+  summary: endpoint({ method: "GET", path: "/api/admin/summary", response: adminSummarySchema }),
+  waitlist: endpoint({ method: "GET", path: "/api/admin/waitlist", query: waitlistQuerySchema, response: waitlistListSchema }),
+  audit: endpoint({ method: "GET", path: "/api/admin/audit", query: auditQuerySchema, response: auditListSchema }),
+  messages: endpoint({ method: "GET", path: "/api/admin/messages", query: pageQuerySchema, response: messageListSchema }),
+};
+
+/** The Payments tab and refunds (docs/subscriptions.md, "Refunds"). */
+export const ADMIN_PAYMENTS_ENDPOINTS = {
+  list: endpoint({ method: "GET", path: "/api/admin/payments", query: paymentsQuerySchema, response: paymentListSchema }),
+  refund: endpoint({
+    method: "POST",
+    path: "/api/admin/payments/:id/refund",
+    params: paymentParamsSchema,
+    body: refundRequestSchema,
+    response: refundResponseSchema,
+  }),
+};
+
+/** The Programs tab: programs with their lessons and files, each program's quiz, and Publish (docs/data.md, "Content" and "Drafts"). */
+export const ADMIN_PROGRAMS_ENDPOINTS = {
+  list: endpoint({ method: "GET", path: "/api/admin/programs", response: adminProgramListSchema }),
+  create: endpoint({ method: "POST", path: "/api/admin/programs", body: createProgramSchema, response: programResponseSchema, status: 201 }),
+  update: endpoint({ method: "PUT", path: "/api/admin/programs/:id", params: programParamsSchema, body: programFieldsSchema, response: programResponseSchema }),
+  publishSummary: endpoint({ method: "GET", path: "/api/admin/programs/:id/publish", params: programParamsSchema, response: publishSummarySchema }),
+  publish: endpoint({ method: "POST", path: "/api/admin/programs/:id/publish", params: programParamsSchema, response: programResponseSchema }),
+  archive: endpoint({
+    method: "POST",
+    path: "/api/admin/programs/:id/archive",
+    params: programParamsSchema,
+    body: archiveProgramSchema,
+    response: programResponseSchema,
+  }),
+  remove: endpoint({ method: "DELETE", path: "/api/admin/programs/:id", params: programParamsSchema, response: okSchema }),
+  quiz: endpoint({ method: "GET", path: "/api/admin/programs/:id/quiz", params: programParamsSchema, response: adminQuizSchema }),
+  saveQuiz: endpoint({ method: "PUT", path: "/api/admin/programs/:id/quiz", params: programParamsSchema, body: adminQuizSchema, response: adminQuizSchema }),
+  /**
+   * The file itself is the body (application/octet-stream), not JSON, so this route is registered
+   * on its own (catalog-admin.routes.ts) and the browser sends the file with apiRequest.
+   */
+  addAttachment: endpoint({
+    method: "POST",
+    path: "/api/admin/programs/:id/modules/:moduleId/attachments",
+    params: moduleAttachmentsParamsSchema,
+    query: attachmentUploadQuerySchema,
+    response: programResponseSchema,
+    status: 201,
+  }),
+  removeAttachment: endpoint({
+    method: "DELETE",
+    path: "/api/admin/programs/:id/modules/:moduleId/attachments/:attachmentId",
+    params: attachmentDeleteParamsSchema,
+    response: programResponseSchema,
+  }),
+};
+
+/** The Users tab and a learner's page: the list, the plan, Admit from Waitlist, the progress editor, the Fix tool and the CSV. */
+export const ADMIN_USERS_ENDPOINTS = {
+  list: endpoint({ method: "GET", path: "/api/admin/users", query: usersQuerySchema, response: userListSchema }),
+  /** A download, linked to and never called: the CSV's text, streamed (src/server/features/admin/users-csv.ts), never JSON. */
+  csv: endpoint({ method: "GET", path: "/api/admin/users.csv", query: usersCsvQuerySchema, response: z.string() }),
+  setPlan: endpoint({ method: "PUT", path: "/api/admin/users/:id/plan", params: userParamsSchema, body: setPlanRequestSchema, response: userResponseSchema }),
+  admit: endpoint({ method: "POST", path: "/api/admin/users/:id/admit", params: userParamsSchema, response: userResponseSchema }),
+  progress: endpoint({ method: "GET", path: "/api/admin/users/:id/progress", params: userParamsSchema, response: userProgressSchema }),
+  setProgress: endpoint({
+    method: "PUT",
+    path: "/api/admin/users/:id/progress",
+    params: userParamsSchema,
+    body: setProgressRequestSchema,
+    response: okSchema,
+  }),
+  fixMissingPlans: endpoint({ method: "POST", path: "/api/admin/users/fix-missing-plans", response: fixPlansResponseSchema }),
+};

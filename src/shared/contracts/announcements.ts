@@ -4,6 +4,7 @@
 import * as z from "zod/mini";
 import { PAID_PLANS, PLAN_LABELS } from "../plans.ts";
 import { groupThousands } from "../formatters.ts";
+import { endpoint } from "./endpoint.ts";
 
 export const ANNOUNCEMENT_LIMITS = {
   subject: 150,
@@ -232,3 +233,27 @@ export const unsubscribeRequestSchema = z.object({ token });
 /** POST /api/announcements/one-click-unsubscribe?token=: a mail program's one-click unsubscribe (RFC 8058). */
 export const oneClickQuerySchema = z.object({ token });
 export const unsubscribeResponseSchema = z.object({ ok: z.literal(true), message: z.string() });
+
+/**
+ * The console's Announcements tab and the learner's way out (docs/admin.md, "Announcements"). The
+ * one-click unsubscribe is posted by mail programs, not by the browser app: it is not here.
+ */
+export const ANNOUNCEMENT_ENDPOINTS = {
+  list: endpoint({ method: "GET", path: "/api/admin/announcements", query: announcementPageQuerySchema, response: announcementListSchema }),
+  audiences: endpoint({ method: "GET", path: "/api/admin/announcements/audiences", response: audienceOptionsSchema }),
+  preview: endpoint({ method: "POST", path: "/api/admin/announcements/preview", body: announcementDraftSchema, response: announcementPreviewSchema }),
+  /**
+   * 201 when sending starts; a repeat of the same id answers 200 with the announcement as it is
+   * (its own registration, announcements.routes.ts).
+   */
+  start: endpoint({ method: "POST", path: "/api/admin/announcements", body: startAnnouncementSchema, response: announcementResponseSchema, status: 201 }),
+  announcement: endpoint({ method: "GET", path: "/api/admin/announcements/:id", params: announcementParamsSchema, response: announcementResponseSchema }),
+  failures: endpoint({
+    method: "GET",
+    path: "/api/admin/announcements/:id/failures",
+    params: announcementParamsSchema,
+    query: announcementPageQuerySchema,
+    response: deliveryFailureListSchema,
+  }),
+  unsubscribe: endpoint({ method: "POST", path: "/api/announcements/unsubscribe", body: unsubscribeRequestSchema, response: unsubscribeResponseSchema }),
+};

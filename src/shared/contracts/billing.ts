@@ -2,6 +2,7 @@ import * as z from "zod/mini";
 import { formatCedis, formatGhs, type SubscriptionPaymentOutcome } from "../billing.ts";
 import { PAID_PLANS, PLAN_LABELS, PLANS, type PaidPlan } from "../plans.ts";
 import { onFirstUse } from "../formatters.ts";
+import { endpoint } from "./endpoint.ts";
 
 export const BILLING_MESSAGES = {
   pricesFailed: "Could not load subscription prices. Please try again later.",
@@ -63,7 +64,6 @@ export type PaymentStatus = (typeof PAYMENT_STATUSES)[number];
 
 /** A refund's life: pending until Paystack says it was processed or failed. */
 export const REFUND_STATUSES = ["pending", "processed", "failed"] as const;
-export type RefundStatus = (typeof REFUND_STATUSES)[number];
 
 /** What a payment bought, as receipts, the payment history and the refund email say it. */
 export function paymentPurpose(kind: PaymentKind, plan: PaidPlan): string {
@@ -99,13 +99,11 @@ export const pricesResponseSchema = z.object({
 });
 export type Prices = z.infer<typeof pricesResponseSchema>;
 
-/** POST /api/subscription-management, by action (the original system's entry point). */
-export const subscriptionRequestSchema = z.discriminatedUnion("action", [
-  z.object({ action: z.literal("check_eligibility"), planId: z.optional(z.enum(PAID_PLANS)) }),
-  z.object({ action: z.literal("get_subscription") }),
-  z.object({ action: z.literal("create_subscription"), planId: z.enum(PAID_PLANS) }),
-  z.object({ action: z.literal("quote_subscription"), planId: z.enum(PAID_PLANS) }),
-]);
+/** POST /api/subscription-management, by action (the original system's entry point): each action's body. */
+const checkEligibilityRequestSchema = z.object({ action: z.literal("check_eligibility"), planId: z.optional(z.enum(PAID_PLANS)) });
+const getSubscriptionRequestSchema = z.object({ action: z.literal("get_subscription") });
+const createSubscriptionRequestSchema = z.object({ action: z.literal("create_subscription"), planId: z.enum(PAID_PLANS) });
+const quoteSubscriptionRequestSchema = z.object({ action: z.literal("quote_subscription"), planId: z.enum(PAID_PLANS) });
 
 export const eligibilitySchema = z.object({
   canChange: z.boolean(),
@@ -187,6 +185,9 @@ export function checkoutDisclosure(quote: SubscriptionQuote, date: (iso: string)
 /** A transaction the server initialized: the browser only gets what the checkout needs. */
 export const checkoutSchema = z.object({ reference: z.string(), accessCode: z.string() });
 
+/** GET /api/verify-paystack?reference=: a subscription payment's reference. */
+export const verifyQuerySchema = z.object({ reference: z.string().check(z.minLength(1), z.maxLength(100)) });
+
 /** GET /api/verify-paystack?reference= and POST /api/verify-paystack. */
 export const verifyResponseSchema = z.object({
   status: z.literal("success"),
@@ -204,7 +205,6 @@ export const verifyResponseSchema = z.object({
 
 /** POST /api/payments/:reference/closed: the checkout ended; the payment as Paystack settled it. */
 export const checkoutClosedSchema = z.object({ reference: z.string(), status: z.enum(PAYMENT_STATUSES) });
-export type CheckoutClosed = z.infer<typeof checkoutClosedSchema>;
 
 /** POST /api/payments/pending/verify: the learner's pending payments that Paystack settled just now. */
 export const pendingVerifiedSchema = z.object({
@@ -238,8 +238,8 @@ export const historyQuerySchema = z.object({
   page: z._default(z.coerce.number().check(z.int(), z.minimum(1), z.maximum(100_000)), 1),
 });
 
-/** One of the signed-in learner's payments. Amounts in pesewas. */
-export const learnerPaymentSchema = z.object({
+/** One of the signed-in learner's own payments (an admin sees a learner's as learnerRecordPaymentSchema). Amounts in pesewas. */
+export const ownPaymentSchema = z.object({
   reference: z.string(),
   kind: z.enum(PAYMENT_KINDS),
   plan: z.enum(PAID_PLANS),
@@ -253,14 +253,14 @@ export const learnerPaymentSchema = z.object({
   /** Whether it has a receipt: it was paid (refunded since or not). */
   hasReceipt: z.boolean(),
 });
-export type LearnerPayment = z.infer<typeof learnerPaymentSchema>;
+export type OwnPayment = z.infer<typeof ownPaymentSchema>;
 
 /** GET /api/payments?page=: the signed-in learner's own payments, newest first. */
 export const paymentHistorySchema = z.object({
   page: z.int(),
   pageSize: z.int(),
   total: z.int(),
-  payments: z.array(learnerPaymentSchema),
+  payments: z.array(ownPaymentSchema),
 });
 export type PaymentHistory = z.infer<typeof paymentHistorySchema>;
 
@@ -292,7 +292,7 @@ export function receiptPath(reference: string): string {
 }
 
 /** GET /api/payments/:reference: the receipt of one of the learner's paid payments. */
-export const receiptSchema = z.extend(learnerPaymentSchema, {
+export const receiptSchema = z.extend(ownPaymentSchema, {
   /** Who issues it: the address and tax number only when configured (README, Configuration). */
   business: z.object({ name: z.string(), address: z.nullable(z.string()), taxNumber: z.nullable(z.string()) }),
   name: z.string(),
@@ -394,3 +394,30 @@ export function autoRenewalConsentText(input: {
     "You can turn automatic renewal off here at any time before then."
   );
 }
+
+/**
+ * The original system's entry point: one address and four actions, each declared as an endpoint
+ * of its own since each has its own body and answer. The server registers the address once, for
+ * all four (billing.routes.ts).
+ */
+const subscriptionManagement = { method: "POST", path: "/api/subscription-management" } as const;
+
+/** Prices for anyone, and the signed-in learner's plan, checkouts, payments and receipts (docs/subscriptions.md). */
+export const BILLING_ENDPOINTS = {
+  prices: endpoint({ method: "GET", path: "/api/prices", response: pricesResponseSchema }),
+  checkEligibility: endpoint({ ...subscriptionManagement, body: checkEligibilityRequestSchema, response: eligibilitySchema }),
+  getSubscription: endpoint({ ...subscriptionManagement, body: getSubscriptionRequestSchema, response: subscriptionSchema }),
+  createSubscription: endpoint({ ...subscriptionManagement, body: createSubscriptionRequestSchema, response: checkoutSchema }),
+  quoteSubscription: endpoint({ ...subscriptionManagement, body: quoteSubscriptionRequestSchema, response: subscriptionQuoteSchema }),
+  subscription: endpoint({ method: "GET", path: "/api/subscription", response: subscriptionSchema }),
+  autoRenewal: endpoint({ method: "GET", path: "/api/subscription/auto-renewal", response: autoRenewalSchema }),
+  setAutoRenewal: endpoint({ method: "PUT", path: "/api/subscription/auto-renewal", body: autoRenewalRequestSchema, response: autoRenewalSchema }),
+  verifySubscription: endpoint({ method: "GET", path: "/api/verify-paystack", query: verifyQuerySchema, response: verifyResponseSchema }),
+  verifyWaitlist: endpoint({ method: "POST", path: "/api/verify-paystack", body: verifyWaitlistRequestSchema, response: verifyResponseSchema }),
+  waitlist: endpoint({ method: "GET", path: "/api/waitlist", response: waitlistStatusSchema }),
+  waitlistCheckout: endpoint({ method: "POST", path: "/api/waitlist/checkout", body: waitlistCheckoutRequestSchema, response: checkoutSchema }),
+  checkoutClosed: endpoint({ method: "POST", path: "/api/payments/:reference/closed", params: receiptParamsSchema, response: checkoutClosedSchema }),
+  verifyPending: endpoint({ method: "POST", path: "/api/payments/pending/verify", response: pendingVerifiedSchema }),
+  history: endpoint({ method: "GET", path: "/api/payments", query: historyQuerySchema, response: paymentHistorySchema }),
+  receipt: endpoint({ method: "GET", path: "/api/payments/:reference", params: receiptParamsSchema, response: receiptSchema }),
+};

@@ -1,5 +1,6 @@
 import * as z from "zod/mini";
 import { TRACKS } from "../plans.ts";
+import { endpoint } from "./endpoint.ts";
 
 /** A program as anyone may see it: no modules, no quiz (those are for entitled learners). */
 export const programSummarySchema = z.object({
@@ -19,3 +20,8 @@ export const programListSchema = z.object({
   programs: z.array(programSummarySchema),
 });
 export type ProgramList = z.infer<typeof programListSchema>;
+
+/** The programs as anyone may see them, signed in or not (docs/product.md, "Home and program list"). */
+export const CATALOG_ENDPOINTS = {
+  programs: endpoint({ method: "GET", path: "/api/programs", response: programListSchema }),
+};

@@ -1,5 +1,6 @@
 import * as z from "zod/mini";
 import { ACADEMY_TIME_ZONE } from "../academy-time.ts";
+import { endpoint } from "./endpoint.ts";
 
 /** docs/product.md, "Completion and certificates". */
 export const CERTIFICATE_MESSAGES = {
@@ -71,3 +72,16 @@ export const revokeCertificateRequestSchema = z.object({
     z.maxLength(500, CERTIFICATE_MESSAGES.reasonTooLong),
   ),
 });
+
+/** Checking a certificate, for anyone, and the console's list and revocation (docs/product.md, "Completion and certificates"). */
+export const CERTIFICATE_ENDPOINTS = {
+  verify: endpoint({ method: "GET", path: "/api/certificates/:id", params: certificateParamsSchema, response: publicCertificateSchema }),
+  ofLearner: endpoint({ method: "GET", path: "/api/admin/users/:id/certificates", params: userCertificatesParamsSchema, response: adminCertificatesSchema }),
+  revoke: endpoint({
+    method: "POST",
+    path: "/api/admin/certificates/:id/revoke",
+    params: certificateParamsSchema,
+    body: revokeCertificateRequestSchema,
+    response: adminCertificateSchema,
+  }),
+};

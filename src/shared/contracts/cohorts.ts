@@ -6,6 +6,7 @@ import { ACADEMY_TIME_ZONE, academyTimeToInstant } from "../academy-time.ts";
 import { PAID_PLANS, PLAN_LABELS, type PaidPlan } from "../plans.ts";
 import { paginationSchema } from "./admin.ts";
 import { onFirstUse } from "../formatters.ts";
+import { endpoint } from "./endpoint.ts";
 
 /** Cohorts shown per page of the Waitlist tab, newest start first. */
 export const COHORTS_PAGE_SIZE = 6;
@@ -162,3 +163,19 @@ export const cohortResponseSchema = z.object({ cohort: cohortSchema });
 /** GET /api/admin/cohorts?page=: newest start first. */
 export const cohortListSchema = z.extend(paginationSchema, { cohorts: z.array(cohortSchema) });
 export type CohortList = z.infer<typeof cohortListSchema>;
+
+/** The cohorts of the Waitlist tab and "Admit all" (docs/admin.md, "Cohorts"). */
+export const COHORT_ENDPOINTS = {
+  list: endpoint({ method: "GET", path: "/api/admin/cohorts", query: cohortsQuerySchema, response: cohortListSchema }),
+  create: endpoint({ method: "POST", path: "/api/admin/cohorts", body: createCohortRequestSchema, response: cohortResponseSchema, status: 201 }),
+  update: endpoint({ method: "PUT", path: "/api/admin/cohorts/:name", params: cohortParamsSchema, body: updateCohortRequestSchema, response: cohortResponseSchema }),
+  admitAll: endpoint({
+    method: "POST",
+    path: "/api/admin/cohorts/:name/admit-all",
+    params: cohortParamsSchema,
+    body: admitAllRequestSchema,
+    response: admissionRunResponseSchema,
+    status: 202,
+  }),
+  admissionRun: endpoint({ method: "GET", path: "/api/admin/cohort-admissions/:id", params: admissionRunParamsSchema, response: admissionRunResponseSchema }),
+};

@@ -1,4 +1,5 @@
 import * as z from "zod/mini";
+import { endpoint } from "./endpoint.ts";
 
 export const CONTACT_LIMITS = { name: 100, email: 254, message: 5000 } as const;
 
@@ -32,3 +33,8 @@ export const contactResponseSchema = z.object({
   ok: z.literal(true),
   message: z.string(),
 });
+
+export const CONTACT_ENDPOINTS = {
+  /** A contact form's message, kept and forwarded (docs/integrations.md, "Contact forwarding"). */
+  send: endpoint({ method: "POST", path: "/api/contact", body: contactRequestSchema, response: contactResponseSchema, status: 201 }),
+};

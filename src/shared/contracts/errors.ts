@@ -9,4 +9,3 @@ export const apiErrorSchema = z.object({
     requestId: z.optional(z.string()),
   }),
 });
-export type ApiError = z.infer<typeof apiErrorSchema>;

@@ -1,5 +1,6 @@
 import * as z from "zod/mini";
 import { PAID_PLANS, TRACKS } from "../plans.ts";
+import { addressOf, endpoint } from "./endpoint.ts";
 
 /**
  * Quiz answers per learner and question (docs/product.md, "Timings and limits"): at most `perWindow` in a window of
@@ -92,7 +93,7 @@ export function attachmentKindLabel(contentType: string): string {
 
 /** Where an attachment is downloaded from: under its lesson, so that access is the lesson's. */
 export function attachmentPath(track: string, moduleId: string, attachmentId: string): string {
-  return `/api/programs/${encodeURIComponent(track)}/modules/${encodeURIComponent(moduleId)}/attachments/${encodeURIComponent(attachmentId)}`;
+  return addressOf(LEARNING_ENDPOINTS.attachment, { track, moduleId, attachmentId });
 }
 
 /** GET /api/programs/:track/modules/:moduleId: what a lesson holds beyond its video. */
@@ -317,3 +318,38 @@ export type LessonPositions = z.infer<typeof lessonPositionsSchema>["positions"]
 /** POST /api/programs/:track/quiz/attempts: the quiz as the new attempt shows it. */
 export const newAttemptResponseSchema = z.object({ quiz: learnerQuizSchema });
 export type QuizAnswerResponse = z.infer<typeof quizAnswerResponseSchema>;
+
+/**
+ * Studying a program (docs/product.md, "Track page", "Lesson player", "Quiz attempts"): the
+ * learner's progress, a program's lessons, notes, attachments and quiz, and what the learner does there.
+ */
+export const LEARNING_ENDPOINTS = {
+  progress: endpoint({ method: "GET", path: "/api/progress", response: progressSummarySchema }),
+  track: endpoint({ method: "GET", path: "/api/programs/:track", params: trackParamsSchema, response: trackDetailSchema }),
+  preview: endpoint({ method: "GET", path: "/api/programs/:track/preview", params: trackParamsSchema, response: programPreviewSchema }),
+  lesson: endpoint({ method: "GET", path: "/api/programs/:track/modules/:moduleId", params: moduleParamsSchema, response: lessonContentSchema }),
+  /** A download, linked to (an attachment's `url`) and never called: the file itself, or a redirect to it, never JSON. */
+  attachment: endpoint({
+    method: "GET",
+    path: "/api/programs/:track/modules/:moduleId/attachments/:attachmentId",
+    params: attachmentParamsSchema,
+    response: z.file(),
+  }),
+  markWatched: endpoint({ method: "POST", path: "/api/programs/:track/modules/:moduleId/watched", params: moduleParamsSchema, response: watchedResponseSchema }),
+  positions: endpoint({ method: "GET", path: "/api/programs/:track/positions", params: trackParamsSchema, response: lessonPositionsSchema }),
+  savePosition: endpoint({
+    method: "PUT",
+    path: "/api/programs/:track/modules/:moduleId/position",
+    params: moduleParamsSchema,
+    body: lessonPositionSchema,
+    response: lessonPositionSchema,
+  }),
+  answerQuiz: endpoint({
+    method: "POST",
+    path: "/api/programs/:track/quiz/answers",
+    params: trackParamsSchema,
+    body: quizAnswerRequestSchema,
+    response: quizAnswerResponseSchema,
+  }),
+  newAttempt: endpoint({ method: "POST", path: "/api/programs/:track/quiz/attempts", params: trackParamsSchema, response: newAttemptResponseSchema, status: 201 }),
+};

@@ -1,6 +1,7 @@
 // The session as the browser sees it: small on purpose, because every page loads it.
 import * as z from "zod/mini";
 import { PLANS, TRACKS } from "../plans.ts";
+import { endpoint } from "./endpoint.ts";
 
 /** The signed-in user as the browser sees it. `plan` is the effective plan, decided by the server. */
 export const meUserSchema = z.object({
@@ -28,3 +29,16 @@ export const meResponseSchema = z.object({
 
 /** Sign-in, sign-out, verify and reset answers whose body the browser does not read: the status says it all. */
 export const authAcknowledgementSchema = z.unknown();
+
+/** A POST to the auth library that sends nothing but an empty JSON body, `{}`. */
+export const emptyBodySchema = z.object({});
+
+/**
+ * Who is signed in (never kept by a cache), and signing out, which every page's header offers: the
+ * auth library's own route (src/shared/contracts/auth-library.ts has the others), declared here so
+ * that the first page load does not carry the account forms' schemas.
+ */
+export const SESSION_ENDPOINTS = {
+  me: endpoint({ method: "GET", path: "/api/me", response: meResponseSchema }),
+  signOut: endpoint({ method: "POST", path: "/api/auth/sign-out", body: emptyBodySchema, response: authAcknowledgementSchema }),
+};

@@ -1,4 +1,5 @@
 import * as z from "zod/mini";
+import { endpoint } from "./endpoint.ts";
 
 /** Which sign-in providers this installation has configured. */
 export const authProvidersSchema = z.object({ google: z.boolean(), mql5: z.boolean() });
@@ -15,4 +16,8 @@ export const siteConfigSchema = z.object({
   socialLinks: z.array(z.object({ label: z.string(), href: z.string() })),
   auth: authProvidersSchema,
 });
-export type SiteConfig = z.infer<typeof siteConfigSchema>;
+
+export const SITE_ENDPOINTS = {
+  /** The public part of the server's configuration. */
+  site: endpoint({ method: "GET", path: "/api/site", response: siteConfigSchema }),
+};

@@ -2,6 +2,7 @@
 // (docs/product.md, "SMS"). Its texts sit here so that the browser shows exactly what the server says.
 import * as z from "zod/mini";
 import { waitText } from "./accounts.ts";
+import { endpoint } from "./endpoint.ts";
 
 /** What a learner may choose to receive by SMS, besides the email that always goes. */
 export const SMS_PREFERENCES = ["reminders", "receipts", "cohorts", "mentorship"] as const;
@@ -88,6 +89,19 @@ export const failingSmsSchema = z.object({
   ),
 });
 export type FailingSms = z.infer<typeof failingSmsSchema>["messages"][number];
+
+/**
+ * The learner's SMS settings on /account, each change answered with the settings as they now are,
+ * and the console's list of the SMS that have not gone through (docs/product.md, "SMS").
+ */
+export const SMS_ENDPOINTS = {
+  settings: endpoint({ method: "GET", path: "/api/accounts/sms", response: smsSettingsResponseSchema }),
+  sendCode: endpoint({ method: "POST", path: "/api/accounts/sms/number", body: smsPhoneRequestSchema, response: smsSettingsResponseSchema }),
+  confirm: endpoint({ method: "POST", path: "/api/accounts/sms/confirm", body: smsConfirmRequestSchema, response: smsSettingsResponseSchema }),
+  savePreferences: endpoint({ method: "PUT", path: "/api/accounts/sms/preferences", body: smsPreferencesSchema, response: smsSettingsResponseSchema }),
+  removeNumber: endpoint({ method: "DELETE", path: "/api/accounts/sms/number", response: smsSettingsResponseSchema }),
+  failing: endpoint({ method: "GET", path: "/api/admin/sms/failing", response: failingSmsSchema }),
+};
 
 /** A phone number as Ghanaians write it: 024 123 4567. */
 export function formatGhanaPhone(e164: string): string {

@@ -3,6 +3,7 @@
 import * as z from "zod/mini";
 import { waitText } from "./accounts.ts";
 import { groupThousands } from "../formatters.ts";
+import { endpoint } from "./endpoint.ts";
 
 export const SUPPORT_LIMITS = {
   /** Characters of a question or an answer. */
@@ -207,3 +208,52 @@ export const adminMentorshipListSchema = z.object({
   total: z.int(),
   requests: z.array(adminMentorshipSchema),
 });
+
+/** Questions under lessons and 1-on-1 mentorship (docs/product.md, "Questions and mentorship"). */
+export const SUPPORT_ENDPOINTS = {
+  questions: endpoint({
+    method: "GET",
+    path: "/api/programs/:track/modules/:moduleId/questions",
+    params: lessonParamsSchema,
+    query: pageQuerySchema,
+    response: questionPageSchema,
+  }),
+  ask: endpoint({
+    method: "POST",
+    path: "/api/programs/:track/modules/:moduleId/questions",
+    params: lessonParamsSchema,
+    body: questionRequestSchema,
+    response: questionResponseSchema,
+    status: 201,
+  }),
+  answer: endpoint({
+    method: "POST",
+    path: "/api/questions/:questionId/answers",
+    params: questionParamsSchema,
+    body: answerRequestSchema,
+    response: answerResponseSchema,
+    status: 201,
+  }),
+  mentorship: endpoint({ method: "GET", path: "/api/mentorship", response: mentorshipListSchema }),
+  requestSession: endpoint({ method: "POST", path: "/api/mentorship", body: mentorshipRequestSchema, response: mentorshipResponseSchema, status: 201 }),
+  cancelSession: endpoint({ method: "POST", path: "/api/mentorship/:requestId/cancel", params: mentorshipParamsSchema, response: mentorshipResponseSchema }),
+  adminQuestions: endpoint({ method: "GET", path: "/api/admin/questions", query: pageQuerySchema, response: adminQuestionListSchema }),
+  pin: endpoint({ method: "PUT", path: "/api/admin/questions/:questionId/pin", params: questionParamsSchema, body: pinRequestSchema, response: okSchema }),
+  removeQuestion: endpoint({ method: "DELETE", path: "/api/admin/questions/:questionId", params: questionParamsSchema, response: okSchema }),
+  removeAnswer: endpoint({ method: "DELETE", path: "/api/admin/answers/:answerId", params: answerParamsSchema, response: okSchema }),
+  adminMentorship: endpoint({ method: "GET", path: "/api/admin/mentorship", query: pageQuerySchema, response: adminMentorshipListSchema }),
+  confirmSession: endpoint({
+    method: "POST",
+    path: "/api/admin/mentorship/:requestId/confirm",
+    params: mentorshipParamsSchema,
+    body: confirmMentorshipSchema,
+    response: mentorshipResponseSchema,
+  }),
+  declineSession: endpoint({
+    method: "POST",
+    path: "/api/admin/mentorship/:requestId/decline",
+    params: mentorshipParamsSchema,
+    body: declineMentorshipSchema,
+    response: mentorshipResponseSchema,
+  }),
+};

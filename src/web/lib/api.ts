@@ -1,5 +1,6 @@
 // The one API client: every response is parsed with the shared Zod schema of its route.
 import type * as z from "zod/mini";
+import { addressOf, type Answer, type CallInput, type Endpoint } from "../../shared/contracts/endpoint.ts";
 import { apiErrorSchema } from "../../shared/contracts/errors.ts";
 import { keepForOffline } from "./service-worker.ts";
 
@@ -59,4 +60,16 @@ export async function apiRequest<S extends z.ZodMiniType>(
   const parsed = schema.safeParse(payload);
   if (!parsed.success) throw new ApiRequestError(GENERIC_ERROR_MESSAGE, response.status, "SHAPE");
   return parsed.data;
+}
+
+/** How a call is made, beside what it sends. */
+type CallOptions = Pick<RequestOptions, "keepalive">;
+
+/**
+ * Calls an endpoint declared in src/shared/contracts (decision 022): its address made from its
+ * path and the call's parameters and query, its body sent, its answer parsed with its schema.
+ */
+export function call<E extends Endpoint>(declared: E, input: CallInput<E>, { keepalive }: CallOptions = {}): Promise<Answer<E>> {
+  const { params, query, body } = input as { params?: Record<string, string>; query?: Record<string, string | number | boolean | undefined>; body?: unknown };
+  return apiRequest<E["response"]>(addressOf(declared, params, query), declared.response, { method: declared.method, body, keepalive });
 }

@@ -1,10 +1,10 @@
 import { queryOptions, useQuery } from "@tanstack/react-query";
-import { siteConfigSchema } from "../../shared/contracts/site.ts";
-import { apiRequest } from "./api.ts";
+import { SITE_ENDPOINTS } from "../../shared/contracts/site.ts";
+import { call } from "./api.ts";
 
 export const siteConfigQuery = queryOptions({
   queryKey: ["site"],
-  queryFn: () => apiRequest("/api/site", siteConfigSchema),
+  queryFn: () => call(SITE_ENDPOINTS.site, {}),
   staleTime: Infinity,
 });
 

@@ -2,12 +2,8 @@
 // so that the first page load stays small.
 import { queryOptions, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useNavigate } from "react-router";
-import {
-  authAcknowledgementSchema,
-  meResponseSchema,
-  type MeUser,
-} from "../../shared/contracts/session.ts";
-import { apiRequest } from "../lib/api.ts";
+import { SESSION_ENDPOINTS, type MeUser } from "../../shared/contracts/session.ts";
+import { call } from "../lib/api.ts";
 import { forgetSignedInReads } from "../lib/service-worker.ts";
 import { notify } from "../ui/toast.tsx";
 
@@ -19,7 +15,7 @@ export const PLAN_WATCH_INTERVAL_MS = 30_000;
  */
 export const meQuery = queryOptions({
   queryKey: ["me"],
-  queryFn: () => apiRequest("/api/me", meResponseSchema),
+  queryFn: () => call(SESSION_ENDPOINTS.me, {}),
   refetchOnWindowFocus: "always",
   refetchInterval: (query) => (query.state.data?.user ? PLAN_WATCH_INTERVAL_MS : false),
 });
@@ -41,7 +37,7 @@ export function useSignOut() {
   const queryClient = useQueryClient();
   const navigate = useNavigate();
   return useMutation({
-    mutationFn: () => apiRequest("/api/auth/sign-out", authAcknowledgementSchema, { method: "POST", body: {} }),
+    mutationFn: () => call(SESSION_ENDPOINTS.signOut, { body: {} }),
     // Leave first: a guarded page that saw the session end would send the visitor to /login.
     onSuccess: async () => {
       // The reads kept for offline go first, before the home page asks for the session again

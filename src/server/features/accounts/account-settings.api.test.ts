@@ -50,7 +50,7 @@ describe("the account page's API", () => {
   }
 
   function as(user: { cookie: string }, options: InjectOptions) {
-    return t.app.inject({ ...options, headers: { cookie: user.cookie, origin: t.app.env.appUrl }, remoteAddress: nextIp() });
+    return t.app.inject({ ...options, headers: { cookie: user.cookie, origin: t.services.env.appUrl }, remoteAddress: nextIp() });
   }
 
   async function userRow(id: string) {
@@ -120,12 +120,12 @@ describe("the account page's API", () => {
       expect((await signIn(t, user.email, PASSWORD, nextIp())).statusCode).toBe(401);
 
       // The address the account had is told, once, naming the new one.
-      await t.app.jobs.runDue();
+      await t.services.jobs.runDue();
       const notices = (await mailsTo(t, user.email)).filter((sent) => sent.subject === "Your Trading Academy email was changed");
       expect(notices).toHaveLength(1);
       expect(notices[0]?.text).toContain(`is now ${newEmail}`);
       expect((await verifyEmail(t, link.searchParams.get("oobCode") ?? "", nextIp())).statusCode).not.toBe(200);
-      await t.app.jobs.runDue();
+      await t.services.jobs.runDue();
       expect((await mailsTo(t, user.email)).filter((sent) => sent.subject === notices[0]?.subject)).toHaveLength(1);
       expect(await mailsTo(t, newEmail)).not.toContainEqual(expect.objectContaining({ subject: notices[0]?.subject }));
     });
@@ -277,7 +277,7 @@ describe("the account page's API", () => {
       expect(certificate).toMatchObject({ userId: null, holderName: "", revokeReason: CLOSED_ACCOUNT_REVOKE_REASON });
       expect(certificate?.revokedAt).toBeInstanceOf(Date);
 
-      await t.app.jobs.runDue();
+      await t.services.jobs.runDue();
       const [mail] = await mailsTo(t, user.email);
       expect(mail?.subject).toBe("Your Trading Academy account has been deleted");
       expect((await signIn(t, user.email, PASSWORD, nextIp())).statusCode).toBe(401);

@@ -1,22 +1,12 @@
 import type { FastifyRequest } from "fastify";
 import type { FastifyPluginAsyncZod, ZodTypeProvider } from "fastify-type-provider-zod";
-import * as z from "zod/mini";
-import {
-  ACCOUNT_MESSAGES,
-  accountSessionsResponseSchema,
-  changeEmailRequestSchema,
-} from "../../../shared/contracts/account-settings.ts";
-import {
-  AUTH_MESSAGES,
-  forgotPasswordRequestSchema,
-  LIMIT_MESSAGES,
-  messageResponseSchema,
-  registerRequestSchema,
-  registerResponseSchema,
-} from "../../../shared/contracts/accounts.ts";
-import { meResponseSchema } from "../../../shared/contracts/session.ts";
-import { currentUser, endedSession, requireUser, signedInUser, signedSessionToken } from "../../auth/session.ts";
+import { ACCOUNT_MESSAGES, ACCOUNT_SETTINGS_ENDPOINTS } from "../../../shared/contracts/account-settings.ts";
+import { ACCOUNTS_ENDPOINTS, AUTH_MESSAGES, LIMIT_MESSAGES } from "../../../shared/contracts/accounts.ts";
+import { SESSION_ENDPOINTS } from "../../../shared/contracts/session.ts";
+import { signedInUser, signedSessionToken } from "../../auth/session.ts";
+import type { FeatureDeps } from "../../feature.ts";
 import { toWebHeaders } from "../../auth/web-headers.ts";
+import { route } from "../../plugins/endpoints.ts";
 import { HttpError } from "../../plugins/errors.ts";
 import { listAccountSessions, requestEmailChange, revokeAccountSession } from "./account-settings.service.ts";
 import { register, requestPasswordReset, toMe } from "./accounts.service.ts";
@@ -44,38 +34,29 @@ function routeLimit(limit: { max: number; timeWindow: number }, message: (ms: nu
   };
 }
 
-export const accountsRoutes: FastifyPluginAsyncZod = async (app) => {
-  app.get("/api/me", { schema: { response: { 200: meResponseSchema } } }, async (request, reply) => {
+export const accountsRoutes = (deps: FeatureDeps): FastifyPluginAsyncZod => async (app) => {
+  const { auth, db, env, sessions: { currentUser, endedSession, requireUser } } = deps;
+  route(app, SESSION_ENDPOINTS.me, {}, async (request, reply) => {
     const user = await currentUser(request);
     reply.header("cache-control", "no-store");
     if (user) return { user: toMe(user) };
     return (await endedSession(request, reply)) ? { user: null, signedOutElsewhere: true } : { user: null };
   });
 
-  app.post(
-    "/api/accounts/register",
-    {
-      schema: { body: registerRequestSchema, response: { 201: registerResponseSchema } },
-      config: routeLimit(ACCOUNT_ROUTE_LIMITS.register, LIMIT_MESSAGES.signUps),
-    },
-    async (request, reply) => {
-      // The form's email is the account in question, never the session of whoever is signed in:
-      // with a session, the library would mail (or refuse to mail) that session's user instead.
-      const headers = toWebHeaders(request);
-      headers.delete("cookie");
-      const result = await register({ db: app.db, auth: app.auth }, request.body, headers);
-      return reply.code(201).send(result);
-    },
-  );
+  route(app, ACCOUNTS_ENDPOINTS.register, { config: routeLimit(ACCOUNT_ROUTE_LIMITS.register, LIMIT_MESSAGES.signUps) }, async (request) => {
+    // The form's email is the account in question, never the session of whoever is signed in:
+    // with a session, the library would mail (or refuse to mail) that session's user instead.
+    const headers = toWebHeaders(request);
+    headers.delete("cookie");
+    return register({ db, auth }, request.body, headers);
+  });
 
-  app.post(
-    "/api/accounts/forgot-password",
-    {
-      schema: { body: forgotPasswordRequestSchema, response: { 200: messageResponseSchema } },
-      config: routeLimit(ACCOUNT_ROUTE_LIMITS.forgotPassword, LIMIT_MESSAGES.resetRequests),
-    },
+  route(
+    app,
+    ACCOUNTS_ENDPOINTS.forgotPassword,
+    { config: routeLimit(ACCOUNT_ROUTE_LIMITS.forgotPassword, LIMIT_MESSAGES.resetRequests) },
     async (request) => {
-      const deps = { db: app.db, auth: app.auth, appUrl: app.env.appUrl };
+      const deps = { db, auth, appUrl: env.appUrl };
       await requestPasswordReset(deps, request.body.email, toWebHeaders(request));
       return { message: AUTH_MESSAGES.resetEmailSent };
     },
@@ -83,7 +64,7 @@ export const accountsRoutes: FastifyPluginAsyncZod = async (app) => {
 
   /** The token of the session the request is signed in with, to tell "this device" from the others. */
   const sessionToken = async (request: FastifyRequest) => {
-    const { authCookies, secret } = await app.auth.$context;
+    const { authCookies, secret } = await auth.$context;
     return signedSessionToken(request.headers.cookie, authCookies.sessionToken.name, secret);
   };
 
@@ -95,36 +76,30 @@ export const accountsRoutes: FastifyPluginAsyncZod = async (app) => {
       reply.header("cache-control", "no-store");
     });
 
-    account.get("/api/accounts/sessions", { schema: { response: { 200: accountSessionsResponseSchema } } }, async (request) => ({
-      sessions: await listAccountSessions(app.db, signedInUser(request).id, await sessionToken(request), new Date()),
+    route(account, ACCOUNT_SETTINGS_ENDPOINTS.sessions, {}, async (request) => ({
+      sessions: await listAccountSessions(db, signedInUser(request).id, await sessionToken(request), new Date()),
     }));
 
-    account.delete(
-      "/api/accounts/sessions/:id",
-      { schema: { params: z.object({ id: z.string() }), response: { 200: messageResponseSchema } } },
-      async (request) => {
-        await revokeAccountSession(
-          { db: app.db, auth: app.auth },
-          {
-            userId: signedInUser(request).id,
-            sessionId: request.params.id,
-            currentToken: await sessionToken(request),
-            headers: toWebHeaders(request),
-          },
-        );
-        return { message: ACCOUNT_MESSAGES.sessionSignedOut };
-      },
-    );
+    route(account, ACCOUNT_SETTINGS_ENDPOINTS.revokeSession, {}, async (request) => {
+      await revokeAccountSession(
+        { db, auth },
+        {
+          userId: signedInUser(request).id,
+          sessionId: request.params.id,
+          currentToken: await sessionToken(request),
+          headers: toWebHeaders(request),
+        },
+      );
+      return { message: ACCOUNT_MESSAGES.sessionSignedOut };
+    });
 
-    account.post(
-      "/api/accounts/change-email",
-      {
-        schema: { body: changeEmailRequestSchema, response: { 200: messageResponseSchema } },
-        config: routeLimit(ACCOUNT_ROUTE_LIMITS.changeEmail, LIMIT_MESSAGES.requests),
-      },
+    route(
+      account,
+      ACCOUNT_SETTINGS_ENDPOINTS.changeEmail,
+      { config: routeLimit(ACCOUNT_ROUTE_LIMITS.changeEmail, LIMIT_MESSAGES.requests) },
       async (request) =>
         requestEmailChange(
-          { db: app.db, auth: app.auth },
+          { db, auth },
           { userId: signedInUser(request).id, newEmail: request.body.newEmail, headers: toWebHeaders(request) },
         ),
     );

@@ -80,7 +80,7 @@ describe("sign-up and verification limits for learners sharing one address", () 
       t.app.inject({
         method: "POST",
         url: "/api/auth/send-verification-email",
-        headers: { origin: t.app.env.appUrl },
+        headers: { origin: t.services.env.appUrl },
         payload: { email: `asker-${n}@example.com` },
         remoteAddress: ip,
       });

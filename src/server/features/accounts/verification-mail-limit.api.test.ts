@@ -51,7 +51,7 @@ describe("verification mails per account", () => {
     t.app.inject({
       method: "POST",
       url: "/api/auth/send-verification-email",
-      headers: { origin: t.app.env.appUrl },
+      headers: { origin: t.services.env.appUrl },
       payload: { email },
       remoteAddress: nextIp(),
     });

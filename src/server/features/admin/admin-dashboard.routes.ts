@@ -1,13 +1,11 @@
 // GET /api/admin/dashboard (docs/admin.md, "Dashboard"): every figure of the console's first tab,
-// for the funnel's period. Registered inside adminRoutes, behind its requireAdmin.
+// for the funnel's period. Registered inside adminRoutes, behind its adminOnly.
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
-import { dashboardQuerySchema, dashboardSchema } from "../../../shared/contracts/admin-dashboard.ts";
+import { DASHBOARD_ENDPOINTS } from "../../../shared/contracts/admin-dashboard.ts";
+import type { FeatureDeps } from "../../feature.ts";
+import { route } from "../../plugins/endpoints.ts";
 import { adminDashboard } from "./admin-dashboard.service.ts";
 
-export const adminDashboardRoutes: FastifyPluginAsyncZod = async (app) => {
-  app.get(
-    "/api/admin/dashboard",
-    { schema: { querystring: dashboardQuerySchema, response: { 200: dashboardSchema } } },
-    async (request) => adminDashboard(app.db, request.query, new Date()),
-  );
+export const adminDashboardRoutes = ({ db }: Pick<FeatureDeps, "db">): FastifyPluginAsyncZod => async (app) => {
+  route(app, DASHBOARD_ENDPOINTS.dashboard, {}, async (request) => adminDashboard(db, request.query, new Date()));
 };

@@ -4,7 +4,7 @@ import type { HTTPMethods, RouteOptions } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestUsers, ipAllocator, type TestUser } from "../../testing/accounts.ts";
 import { createTestApp, type TestApp } from "../../testing/test-app.ts";
-import { ADMIN_PREFIX } from "./admin.routes.ts";
+import { ADMIN_PREFIX } from "../../auth/session.ts";
 
 const nextIp = ipAllocator(50);
 

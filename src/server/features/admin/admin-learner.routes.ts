@@ -1,12 +1,11 @@
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
-import { learnerParamsSchema, learnerSchema } from "../../../shared/contracts/admin-learner.ts";
+import { LEARNER_RECORD_ENDPOINTS } from "../../../shared/contracts/admin-learner.ts";
+import type { FeatureDeps } from "../../feature.ts";
+import type { CatalogCache } from "../catalog/catalog.seam.ts";
+import { route } from "../../plugins/endpoints.ts";
 import { readLearner } from "./admin-learner.service.ts";
 
 /** The learner page's one read (docs/admin.md, "Learner page"); its actions are the Users tab's routes. */
-export const adminLearnerRoutes: FastifyPluginAsyncZod = async (app) => {
-  app.get(
-    "/api/admin/users/:id",
-    { schema: { params: learnerParamsSchema, response: { 200: learnerSchema } } },
-    async (request) => readLearner(app.db, await app.catalog.read(), request.params.id),
-  );
+export const adminLearnerRoutes = ({ db, catalog }: Pick<FeatureDeps, "db"> & { catalog: CatalogCache }): FastifyPluginAsyncZod => async (app) => {
+  route(app, LEARNER_RECORD_ENDPOINTS.learner, {}, async (request) => readLearner(db, await catalog.read(), request.params.id));
 };

@@ -29,10 +29,10 @@ import {
   waitlist,
 } from "../../db/schema.ts";
 import { HttpError } from "../../plugins/errors.ts";
-import type { Catalog } from "../catalog/catalog.service.ts";
-import { userCertificates } from "../learning/certificates.ts";
-import { bestScore, completionOf, quizOf, readStanding, scoredAttempts } from "../learning/completion.ts";
-import { watchedModuleIds } from "../learning/progress.ts";
+import type { Catalog } from "../catalog/catalog.seam.ts";
+import { userCertificates } from "../learning/learning.seam.ts";
+import { bestScore, completionOf, quizOf, readStanding, scoredAttempts } from "../learning/learning.seam.ts";
+import { watchedModuleIds } from "../learning/learning.seam.ts";
 
 /**
  * Ids are made by the auth library (or kept from the import): short, printable ASCII. Anything

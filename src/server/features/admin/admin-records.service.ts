@@ -1,18 +1,11 @@
-// The summary counts and the read-only tabs: waitlist, payments, audit log, contact messages.
+// The summary counts and the read-only tabs: waitlist, audit log, contact messages (the Payments
+// tab's list is billing's: billing-admin-payments.ts).
 // Each list is ordered and paged in the database, newest first.
-import { and, asc, count, desc, eq, gte, inArray, lt, or, sql } from "drizzle-orm";
+import { asc, count, desc, eq, inArray, or, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
-import {
-  RECORDS_PAGE_SIZE,
-  type AdminContactMessage,
-  type AdminPayment,
-  type AdminSummary,
-  type AuditEntry,
-  type Pagination,
-  type PaymentsQuery,
-  type WaitlistEntry,
-} from "../../../shared/contracts/admin.ts";
+import type { AdminContactMessage, AdminSummary, AuditEntry, Pagination, WaitlistEntry } from "../../../shared/contracts/admin.ts";
 import type { Db } from "../../db/client.ts";
+import { pagination, paging } from "../../db/paging.ts";
 import { auditLog, contacts, lessonQuestions, mentorshipRequests, payments, programs, users, waitlist } from "../../db/schema.ts";
 
 /** The counts in the tab labels, in one round trip of count queries. */
@@ -32,14 +25,6 @@ export async function adminSummary(db: Db): Promise<AdminSummary> {
     .from(sql`(select 1) as one`);
   if (!summary) throw new Error("the summary query returned no row");
   return summary;
-}
-
-function paging(page: number) {
-  return { limit: RECORDS_PAGE_SIZE, offset: (page - 1) * RECORDS_PAGE_SIZE };
-}
-
-function pagination(page: number, total: { n: number } | undefined): Pagination {
-  return { page, pageSize: RECORDS_PAGE_SIZE, total: total?.n ?? 0 };
 }
 
 /** Every paid waitlist place, or one cohort's (the index waitlist_cohort_idx): not yet admitted first, then newest. */
@@ -72,47 +57,6 @@ export async function listWaitlist(db: Db, page: number, cohort?: string): Promi
     createdAt: row.createdAt.toISOString(),
   }));
   return { ...pagination(page, total), entries };
-}
-
-/**
- * Payments newest first, filtered by status and by when they were made (from inclusive, to
- * exclusive), in the database (through payments_created_idx).
- */
-export async function listPayments(
-  db: Db,
-  query: { page: number; status?: PaymentsQuery["status"]; from?: string | undefined; to?: string | undefined },
-): Promise<Pagination & { payments: AdminPayment[] }> {
-  const { limit, offset } = paging(query.page);
-  const where = and(
-    query.status ? eq(payments.status, query.status) : undefined,
-    query.from ? gte(payments.createdAt, new Date(query.from)) : undefined,
-    query.to ? lt(payments.createdAt, new Date(query.to)) : undefined,
-  );
-  const [rows, [total]] = await Promise.all([
-    db
-      .select({
-        id: payments.id,
-        userId: payments.userId,
-        userEmail: payments.userEmail,
-        userName: sql<string>`coalesce(${users.name}, '')`,
-        kind: payments.kind,
-        plan: payments.plan,
-        amountMinor: payments.amountMinor,
-        refundedMinor: payments.refundedMinor,
-        currency: payments.currency,
-        status: payments.status,
-        reference: payments.reference,
-        createdAt: payments.createdAt,
-      })
-      .from(payments)
-      .leftJoin(users, eq(users.id, payments.userId))
-      .where(where)
-      .orderBy(desc(payments.createdAt), desc(payments.id))
-      .limit(limit)
-      .offset(offset),
-    db.select({ n: count() }).from(payments).where(where),
-  ]);
-  return { ...pagination(query.page, total), payments: rows.map((row) => ({ ...row, createdAt: row.createdAt.toISOString() })) };
 }
 
 const actor = alias(users, "actor");

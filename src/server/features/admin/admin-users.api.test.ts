@@ -316,7 +316,7 @@ describe("the admin Users tab", () => {
     };
 
     // A cohort that has started: its month runs from admission. A month counted from a cohort's
-    // start still to come is admin-cohorts.api.test.ts's "the month an admission gives".
+    // start still to come is cohorts-admin.api.test.ts's "the month an admission gives".
     const STARTED_COHORT = "January 2025";
 
     /** A user who paid for the waitlist (a users row and a waitlist place, as crediting makes them). */
@@ -348,7 +348,7 @@ describe("the admin Users tab", () => {
 
     /** The cohort welcome emails the learner received once the queued jobs ran. */
     async function welcomes(userId: string) {
-      await t.app.jobs.runDue();
+      await t.services.jobs.runDue();
       const sent = await mailsTo(t, `${userId}@waitlist.test`);
       return sent.filter((mail) => mail.subject.startsWith("Welcome to the "));
     }

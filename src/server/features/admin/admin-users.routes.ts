@@ -1,17 +1,8 @@
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
-import {
-  fixPlansResponseSchema,
-  okSchema,
-  setPlanRequestSchema,
-  setProgressRequestSchema,
-  userListSchema,
-  userParamsSchema,
-  userProgressSchema,
-  userResponseSchema,
-  usersCsvQuerySchema,
-  usersQuerySchema,
-} from "../../../shared/contracts/admin.ts";
+import { ADMIN_USERS_ENDPOINTS } from "../../../shared/contracts/admin.ts";
 import { signedInUser } from "../../auth/session.ts";
+import type { FeatureDeps } from "../../feature.ts";
+import { route } from "../../plugins/endpoints.ts";
 import {
   admitUser,
   changePlan,
@@ -22,53 +13,32 @@ import {
 } from "./admin-users.service.ts";
 import { usersCsvStream } from "./users-csv.ts";
 
-export const adminUsersRoutes: FastifyPluginAsyncZod = async (app) => {
-  app.get(
-    "/api/admin/users",
-    { schema: { querystring: usersQuerySchema, response: { 200: userListSchema } } },
-    async (request) => listUsers(app.db, request.query),
-  );
+export const adminUsersRoutes = ({ db }: Pick<FeatureDeps, "db">): FastifyPluginAsyncZod => async (app) => {
+  route(app, ADMIN_USERS_ENDPOINTS.list, {}, async (request) => listUsers(db, request.query));
 
-  app.get("/api/admin/users.csv", { schema: { querystring: usersCsvQuerySchema } }, async (request, reply) => {
-    const csv = usersCsvStream(app.db, request.query.tz ?? "UTC");
+  // A download, not one JSON shape: registered here, with the declared path and query.
+  app.get(ADMIN_USERS_ENDPOINTS.csv.path, { schema: { querystring: ADMIN_USERS_ENDPOINTS.csv.query } }, async (request, reply) => {
+    const csv = usersCsvStream(db, request.query.tz ?? "UTC");
     return reply
       .type("text/csv; charset=utf-8")
       .header("content-disposition", 'attachment; filename="users.csv"')
       .send(csv);
   });
 
-  app.put(
-    "/api/admin/users/:id/plan",
-    { schema: { params: userParamsSchema, body: setPlanRequestSchema, response: { 200: userResponseSchema } } },
-    async (request) => ({
-      user: await changePlan(app.db, signedInUser(request), { userId: request.params.id, plan: request.body.plan, now: new Date() }),
-    }),
-  );
+  route(app, ADMIN_USERS_ENDPOINTS.setPlan, {}, async (request) => ({
+    user: await changePlan(db, signedInUser(request), { userId: request.params.id, plan: request.body.plan, now: new Date() }),
+  }));
 
-  app.post(
-    "/api/admin/users/:id/admit",
-    { schema: { params: userParamsSchema, response: { 200: userResponseSchema } } },
-    async (request) => ({ user: await admitUser(app.db, signedInUser(request), { userId: request.params.id, now: new Date() }) }),
-  );
+  route(app, ADMIN_USERS_ENDPOINTS.admit, {}, async (request) => ({
+    user: await admitUser(db, signedInUser(request), { userId: request.params.id, now: new Date() }),
+  }));
 
-  app.get(
-    "/api/admin/users/:id/progress",
-    { schema: { params: userParamsSchema, response: { 200: userProgressSchema } } },
-    async (request) => ({ tracks: await getUserProgress(app.db, request.params.id) }),
-  );
+  route(app, ADMIN_USERS_ENDPOINTS.progress, {}, async (request) => ({ tracks: await getUserProgress(db, request.params.id) }));
 
-  app.put(
-    "/api/admin/users/:id/progress",
-    { schema: { params: userParamsSchema, body: setProgressRequestSchema, response: { 200: okSchema } } },
-    async (request) => {
-      await setUserProgress(app.db, signedInUser(request), { userId: request.params.id, progress: request.body.progress });
-      return { ok: true as const };
-    },
-  );
+  route(app, ADMIN_USERS_ENDPOINTS.setProgress, {}, async (request) => {
+    await setUserProgress(db, signedInUser(request), { userId: request.params.id, progress: request.body.progress });
+    return { ok: true as const };
+  });
 
-  app.post(
-    "/api/admin/users/fix-missing-plans",
-    { schema: { response: { 200: fixPlansResponseSchema } } },
-    async (request) => ({ fixed: await fixMissingPlans(app.db, signedInUser(request)) }),
-  );
+  route(app, ADMIN_USERS_ENDPOINTS.fixMissingPlans, {}, async (request) => ({ fixed: await fixMissingPlans(db, signedInUser(request)) }));
 };

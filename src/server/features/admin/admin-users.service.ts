@@ -15,11 +15,11 @@ import type { Plan } from "../../../shared/plans.ts";
 import type { Db, Tx } from "../../db/client.ts";
 import { auditLog, modules, programs, quizzes, userProgress, users } from "../../db/schema.ts";
 import { HttpError } from "../../plugins/errors.ts";
-import { queueCohortWelcome } from "../cohorts/cohorts.service.ts";
-import { queueOwedCertificates } from "../learning/certificates.ts";
-import { bestScore, completionOf, scoredAttempts, storedAttempts } from "../learning/completion.ts";
-import { replaceProgress, watchedModuleIds } from "../learning/progress.ts";
-import { admitFromWaitlist, setUserPlan, type UserRow } from "../users/users.service.ts";
+import { queueCohortWelcome } from "../cohorts/cohorts.seam.ts";
+import { queueOwedCertificates } from "../learning/learning.seam.ts";
+import { bestScore, completionOf, scoredAttempts, storedAttempts } from "../learning/learning.seam.ts";
+import { replaceProgress, watchedModuleIds } from "../learning/learning.seam.ts";
+import { admitFromWaitlist, setUserPlan, type UserRow } from "../users/users.seam.ts";
 
 export type Admin = { id: string };
 

@@ -77,7 +77,7 @@ describe("announcements", () => {
     return Promise.all(learners.map(async (learner) => (await mailsTo(t, learner.email)).length));
   }
 
-  const devMailbox = (): Mailer => createMailer({ env: t.app.env, db: db(), log: t.app.log });
+  const devMailbox = (): Mailer => createMailer({ env: t.services.env, db: db(), log: t.app.log });
 
   /** A job runner of its own, as another process would run it: its clock, its mailer, its limit. */
   function senderRunner(options: { mailer?: Mailer; now?: () => Date; mailsPerMinute?: number } = {}) {
@@ -85,8 +85,8 @@ describe("announcements", () => {
     const sender = createAnnouncementSender({
       db: db(),
       mailer: options.mailer ?? devMailbox(),
-      appUrl: t.app.env.appUrl,
-      secret: t.app.env.authSecret,
+      appUrl: t.services.env.appUrl,
+      secret: t.services.env.authSecret,
       mailsPerMinute: options.mailsPerMinute ?? 120,
       now,
     });
@@ -221,7 +221,7 @@ describe("announcements", () => {
     const again = await adminCall("POST", "/api/admin/announcements", { id, ...draft(audience) });
     expect(again.statusCode).toBe(200);
     expect(again.json().announcement).toMatchObject({ id, recipients: 4, subject: "New cohort dates" });
-    await t.app.jobs.runDue();
+    await t.services.jobs.runDue();
 
     expect(await mailCounts(learners)).toEqual([1, 1, 1, 1]);
     const [mail] = await mailsTo(t, learners[0]?.email ?? "");
@@ -237,9 +237,9 @@ describe("announcements", () => {
     expect(audits).toEqual([expect.objectContaining({ actorId: user("admin").id, changes: expect.objectContaining({ announcement: id, recipients: 4 }) })]);
 
     // Running the queue again, or a second job for it, sends nothing more.
-    await t.app.jobs.runDue();
+    await t.services.jobs.runDue();
     await db().insert(jobs).values({ kind: ANNOUNCEMENT_JOB, payload: { announcementId: id } });
-    await t.app.jobs.runDue();
+    await t.services.jobs.runDue();
     expect(await mailCounts(learners)).toEqual([1, 1, 1, 1]);
   });
 
@@ -351,7 +351,7 @@ describe("announcements", () => {
     const { audience, learners } = await cohortOf("October 2033", 3);
     const id = randomUUID();
     expect((await adminCall("POST", "/api/admin/announcements", { id, ...draft(audience) })).statusCode).toBe(201);
-    await t.app.jobs.runDue();
+    await t.services.jobs.runDue();
     const tokenOf = async (learner: Learner | undefined) => {
       const [mail] = await mailsTo(t, learner?.email ?? "");
       return linkIn(mail?.text ?? "", "/unsubscribe").searchParams.get("token") ?? "";
@@ -383,14 +383,14 @@ describe("announcements", () => {
     expect(preview.json().recipients).toBe(1);
     const next = await adminCall("POST", "/api/admin/announcements", { id: randomUUID(), ...draft(audience, { subject: "Second" }) });
     expect(next.json().announcement.recipients).toBe(1);
-    await t.app.jobs.runDue();
+    await t.services.jobs.runDue();
     expect(await mailCounts(learners)).toEqual([1, 1, 2]);
 
     // Receipts and account emails are not announcements: an unsubscribed learner still gets them.
     await db().insert(announcementUnsubscribes).values({ userId: user("learner").id });
     const before = (await mailsTo(t, user("learner").email)).length;
     expect((await forgotPassword(t, { email: user("learner").email }, nextIp())).statusCode).toBe(200);
-    await t.app.jobs.runDue();
+    await t.services.jobs.runDue();
     expect((await mailsTo(t, user("learner").email)).length).toBe(before + 1);
   });
 
@@ -463,7 +463,7 @@ describe("announcements over SMTP", () => {
     await t.database.db.insert(users).values({ id: "smtp-admin", email: "smtp-admin@example.com", emailVerified: true, subscriptionPlan: "admin" });
     const audience: Audience = { kind: "cohort", cohort: "July 2031" };
     await startAnnouncement(t.database.db, { id: randomUUID(), subject: "Over SMTP", body: "Hello by SMTP.", audience }, "smtp-admin");
-    await t.app.jobs.runDue();
+    await t.services.jobs.runDue();
 
     const sent = sink.messages.filter((m) => m.to.includes("smtp-learner@example.com"));
     expect(sent).toHaveLength(1);

@@ -4,21 +4,14 @@
 import type { FastifyReply, FastifyRequest } from "fastify";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import {
+  ANNOUNCEMENT_ENDPOINTS,
   ANNOUNCEMENT_MESSAGES,
-  announcementDraftSchema,
-  announcementListSchema,
-  announcementPageQuerySchema,
-  announcementParamsSchema,
-  announcementPreviewSchema,
-  announcementResponseSchema,
-  audienceOptionsSchema,
-  deliveryFailureListSchema,
   oneClickQuerySchema,
-  startAnnouncementSchema,
-  unsubscribeRequestSchema,
   unsubscribeResponseSchema,
 } from "../../../shared/contracts/announcements.ts";
-import { requireAdmin, signedInUser } from "../../auth/session.ts";
+import { signedInUser } from "../../auth/session.ts";
+import type { FeatureDeps } from "../../feature.ts";
+import { route } from "../../plugins/endpoints.ts";
 import { HttpError } from "../../plugins/errors.ts";
 import {
   audienceOptions,
@@ -37,54 +30,40 @@ const noStore = async (_request: FastifyRequest, reply: FastifyReply) => {
   reply.header("cache-control", "no-store");
 };
 
-const adminAnnouncementRoutes: FastifyPluginAsyncZod = async (app) => {
+const adminAnnouncementRoutes = ({ db, env, jobs, sessions: { requireAdmin } }: FeatureDeps): FastifyPluginAsyncZod => async (app) => {
   app.addHook("onRequest", requireAdmin);
   app.addHook("onSend", noStore);
-  const mailSettings = { appUrl: app.env.appUrl, secret: app.env.authSecret };
+  const mailSettings = { appUrl: env.appUrl, secret: env.authSecret };
 
-  app.get(
-    "/api/admin/announcements",
-    { schema: { querystring: announcementPageQuerySchema, response: { 200: announcementListSchema } } },
-    async (request) => listAnnouncements(app.db, request.query.page),
-  );
+  route(app, ANNOUNCEMENT_ENDPOINTS.list, {}, async (request) => listAnnouncements(db, request.query.page));
 
-  app.get("/api/admin/announcements/audiences", { schema: { response: { 200: audienceOptionsSchema } } }, async () => audienceOptions(app.db));
+  route(app, ANNOUNCEMENT_ENDPOINTS.audiences, {}, async () => audienceOptions(db));
 
+  route(app, ANNOUNCEMENT_ENDPOINTS.preview, {}, async (request) => previewAnnouncement(db, signedInUser(request), request.body, mailSettings));
+
+  // Its own registration: 201 when sending starts, 200 for a repeat of the same id.
+  const start = ANNOUNCEMENT_ENDPOINTS.start;
   app.post(
-    "/api/admin/announcements/preview",
-    { schema: { body: announcementDraftSchema, response: { 200: announcementPreviewSchema } } },
-    async (request) => previewAnnouncement(app.db, signedInUser(request), request.body, mailSettings),
-  );
-
-  app.post(
-    "/api/admin/announcements",
-    { schema: { body: startAnnouncementSchema, response: { 200: announcementResponseSchema, 201: announcementResponseSchema } } },
+    start.path,
+    { schema: { body: start.body, response: { 200: start.response, 201: start.response } } },
     async (request, reply) => {
-      const { announcement, started } = await startAnnouncement(app.db, request.body, signedInUser(request).id);
+      const { announcement, started } = await startAnnouncement(db, request.body, signedInUser(request).id);
       // The job is queued with the announcement; start on it now rather than at the next poll.
-      if (started) app.jobs.runDue().catch((error: unknown) => request.log.error({ err: error }, "jobs"));
+      if (started) jobs.runDue().catch((error: unknown) => request.log.error({ err: error }, "jobs"));
       return reply.code(started ? 201 : 200).send({ announcement });
     },
   );
 
-  app.get(
-    "/api/admin/announcements/:id",
-    { schema: { params: announcementParamsSchema, response: { 200: announcementResponseSchema } } },
-    async (request) => {
-      const announcement = await findAnnouncement(app.db, request.params.id);
-      if (!announcement) throw new HttpError(404, "NOT_FOUND", ANNOUNCEMENT_MESSAGES.notFound);
-      return { announcement };
-    },
-  );
+  route(app, ANNOUNCEMENT_ENDPOINTS.announcement, {}, async (request) => {
+    const announcement = await findAnnouncement(db, request.params.id);
+    if (!announcement) throw new HttpError(404, "NOT_FOUND", ANNOUNCEMENT_MESSAGES.notFound);
+    return { announcement };
+  });
 
-  app.get(
-    "/api/admin/announcements/:id/failures",
-    { schema: { params: announcementParamsSchema, querystring: announcementPageQuerySchema, response: { 200: deliveryFailureListSchema } } },
-    async (request) => listFailures(app.db, request.params.id, request.query.page),
-  );
+  route(app, ANNOUNCEMENT_ENDPOINTS.failures, {}, async (request) => listFailures(db, request.params.id, request.query.page));
 };
 
-const unsubscribeRoutes: FastifyPluginAsyncZod = async (app) => {
+const unsubscribeRoutes = ({ db, env }: Pick<FeatureDeps, "db" | "env">): FastifyPluginAsyncZod => async (app) => {
   // RFC 8058: a mail program posts "List-Unsubscribe=One-Click" as a form, multipart or
   // urlencoded. Only the token in the address matters, so the body is read as text and left alone.
   // Registered in this plugin only: everywhere else the API takes JSON alone.
@@ -92,17 +71,10 @@ const unsubscribeRoutes: FastifyPluginAsyncZod = async (app) => {
     app.addContentTypeParser(type, { parseAs: "string", bodyLimit: 1024 }, (_request, body, done) => done(null, body));
   }
 
-  app.post(
-    "/api/announcements/unsubscribe",
-    {
-      schema: { body: unsubscribeRequestSchema, response: { 200: unsubscribeResponseSchema } },
-      config: { rateLimit: { max: 20, timeWindow: "10 minutes" } },
-    },
-    async (request) => {
-      await unsubscribe(app.db, app.env.authSecret, request.body.token);
-      return { ok: true as const, message: ANNOUNCEMENT_MESSAGES.unsubscribed };
-    },
-  );
+  route(app, ANNOUNCEMENT_ENDPOINTS.unsubscribe, { config: { rateLimit: { max: 20, timeWindow: "10 minutes" } } }, async (request) => {
+    await unsubscribe(db, env.authSecret, request.body.token);
+    return { ok: true as const, message: ANNOUNCEMENT_MESSAGES.unsubscribed };
+  });
 
   app.post(
     ONE_CLICK_UNSUBSCRIBE_PATH,
@@ -112,13 +84,13 @@ const unsubscribeRoutes: FastifyPluginAsyncZod = async (app) => {
       config: { rateLimit: { max: 300, timeWindow: "1 minute" } },
     },
     async (request) => {
-      await unsubscribe(app.db, app.env.authSecret, request.query.token);
+      await unsubscribe(db, env.authSecret, request.query.token);
       return { ok: true as const, message: ANNOUNCEMENT_MESSAGES.unsubscribed };
     },
   );
 };
 
-export const announcementRoutes: FastifyPluginAsyncZod = async (app) => {
-  await app.register(adminAnnouncementRoutes);
-  await app.register(unsubscribeRoutes);
+export const announcementRoutes = (deps: FeatureDeps): FastifyPluginAsyncZod => async (app) => {
+  await app.register(adminAnnouncementRoutes(deps));
+  await app.register(unsubscribeRoutes(deps));
 };

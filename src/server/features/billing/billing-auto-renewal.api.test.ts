@@ -13,7 +13,7 @@ import { paystackSimulator, type CHARGE_MODES } from "../../../../dev/fakes/pays
 import { autoRenewalSchema, AUTO_RENEWAL_MESSAGES } from "../../../shared/contracts/billing.ts";
 import { cardAuthorizations, config, payments, renewalCharges, users } from "../../db/schema.ts";
 import { createScheduler } from "../../jobs/scheduler.ts";
-import { SCHEDULES } from "../../schedules.ts";
+import { BILLING_SCHEDULES } from "./billing.feature.ts";
 import { createSignedInUser, ipAllocator, mailsTo, type TestUser } from "../../testing/accounts.ts";
 import { receiptJobs } from "../../testing/billing.ts";
 import { metricValue, scrapeMetrics, TEST_METRICS_TOKEN } from "../../testing/metrics.ts";
@@ -124,10 +124,10 @@ async function turnOn(user: TestUser) {
 /** The server's own way, on every instance at once: the schedule claims, the job runners charge. */
 async function runEverywhere(apps: TestApp[]) {
   await a.database.db.delete(config).where(eq(config.key, "schedule:auto-renewal"));
-  const schedule = SCHEDULES.find((candidate) => candidate.name === "auto-renewal");
+  const schedule = BILLING_SCHEDULES.find((candidate) => candidate.name === "auto-renewal");
   if (!schedule) throw new Error("no auto-renewal schedule");
   await Promise.all(apps.map((app) => createScheduler({ db: app.database.db, log: app.app.log, schedules: [schedule] }).runDue()));
-  await Promise.all(apps.map((app) => app.app.jobs.runDue()));
+  await Promise.all(apps.map((app) => app.services.jobs.runDue()));
 }
 
 const renewalPayments = (user: TestUser) =>
@@ -167,7 +167,7 @@ describe("automatic renewal by card", () => {
 
     // Three days before, the reminder says what will happen instead of asking to renew.
     await enqueueJob(a.database.db, EXPIRY_REMINDER_JOB, { userId: learner.id, periodEnd: end.toISOString(), kind: "ending-soon" });
-    await a.app.jobs.runDue();
+    await a.services.jobs.runDue();
     const [reminder] = (await mailsTo(a, learner.email)).filter((sent) => sent.subject.startsWith("Your Trading Academy plan ends on"));
     expect(reminder?.text).toContain("Automatic renewal is on: on that day we will charge your Visa card ending in 4081 for the next month");
     expect(reminder?.text).not.toContain("Renew before then");
@@ -206,7 +206,7 @@ describe("automatic renewal by card", () => {
     await chargesAnswer("success");
     const tomorrow = new Date(Date.now() + DAY);
     expect(await a.database.db.transaction((tx) => claimAutoRenewals(tx, tomorrow))).toBeGreaterThanOrEqual(1);
-    await a.app.jobs.runDue();
+    await a.services.jobs.runDue();
     expect((await chargesOf(learner)).map((charge) => [charge.attempt, charge.status]).sort()).toEqual([
       [1, "failed"],
       [2, "success"],
@@ -225,9 +225,9 @@ describe("automatic renewal by card", () => {
     const failedBefore = await failedCharges();
     await runEverywhere([a]);
     await a.database.db.transaction((tx) => claimAutoRenewals(tx, new Date(Date.now() + DAY)));
-    await a.app.jobs.runDue();
+    await a.services.jobs.runDue();
     await a.database.db.transaction((tx) => claimAutoRenewals(tx, new Date(Date.now() + 2 * DAY)));
-    await a.app.jobs.runDue();
+    await a.services.jobs.runDue();
     expect((await chargesOf(learner)).map((charge) => charge.status)).toEqual(["failed", "failed"]);
     expect((await failedCharges()) - failedBefore).toBe(2);
     const mails = (await mailsTo(a, learner.email)).filter((sent) => sent.subject === "We could not renew your Trading Academy plan");
@@ -282,7 +282,7 @@ describe("automatic renewal by card", () => {
     // After the restart, the job runs again.
     await b.close();
     b = await createTestApp({ database: a.database, env: appEnv() });
-    await b.app.jobs.runDue();
+    await b.services.jobs.runDue();
     await runEverywhere([a, b]);
 
     expect(chargeCalls).toBe(callsBefore);
@@ -317,7 +317,7 @@ describe("automatic renewal by card", () => {
     const callsBefore = chargeCalls;
 
     await autoRenewal(b, learner, false);
-    await a.app.jobs.runDue();
+    await a.services.jobs.runDue();
 
     expect(chargeCalls).toBe(callsBefore);
     expect(await renewalPayments(learner)).toEqual([]);

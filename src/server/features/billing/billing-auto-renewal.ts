@@ -4,14 +4,14 @@
 // the same crediting as any payment.
 import { randomUUID } from "node:crypto";
 import { addDays } from "date-fns/addDays";
-import { and, desc, eq, gte, inArray, isNull, lt } from "drizzle-orm";
+import { and, desc, eq, exists, gte, inArray, isNull, lt, or } from "drizzle-orm";
 import { z } from "zod";
 import { autoRenewalConsentText, AUTO_RENEWAL_MESSAGES, type AutoRenewal } from "../../../shared/contracts/billing.ts";
 import { isPaidPlan, PAID_PLANS, paidTime, type PaidPlan } from "../../../shared/plans.ts";
 import type { CurrentUser } from "../../auth/session.ts";
 import type { Tx } from "../../db/client.ts";
 import { cardAuthorizations, payments, renewalCharges, users } from "../../db/schema.ts";
-import { PaystackError, type PaystackTransaction } from "../../integrations/paystack.ts";
+import { PaystackError, type VerifiedTransaction } from "../../integrations/paystack.ts";
 import { enqueueJob } from "../../jobs/queue.ts";
 import type { Metrics } from "../../metrics/metrics.ts";
 import { HttpError } from "../../plugins/errors.ts";
@@ -42,7 +42,7 @@ function utcDay(now: Date): { start: Date; end: Date } {
  */
 export async function claimAutoRenewals(tx: Tx, now: Date): Promise<number> {
   const today = utcDay(now);
-  const enabled = and(eq(cardAuthorizations.autoRenew, true), eq(cardAuthorizations.reusable, true));
+  const enabled = and(eq(users.autoRenew, true), eq(cardAuthorizations.reusable, true));
   const endingToday = await tx
     .select({ userId: users.id, plan: users.subscriptionPlan, end: users.subscriptionEnd })
     .from(users)
@@ -93,6 +93,30 @@ export async function claimAutoRenewals(tx: Tx, now: Date): Promise<number> {
   return claimed;
 }
 
+/**
+ * Whether the renewal of a period that ended at `periodEnd` may still come: it is due (the period
+ * ended today, UTC, when today's claims are made) or a charge claimed for it is under way (not
+ * settled, its payment not closed). Otherwise the renewal has failed or will never come, and the
+ * expiry ends the period (docs/subscriptions.md, "Automatic renewal").
+ */
+export async function renewalMayStillCome(tx: Tx, userId: string, periodEnd: Date, now: Date): Promise<boolean> {
+  if (utcDay(periodEnd).start.getTime() === utcDay(now).start.getTime()) return true;
+  const [underWay] = await tx
+    .select({ id: renewalCharges.id })
+    .from(renewalCharges)
+    .leftJoin(payments, eq(payments.reference, renewalCharges.reference))
+    .where(
+      and(
+        eq(renewalCharges.userId, userId),
+        eq(renewalCharges.periodEnd, periodEnd),
+        inArray(renewalCharges.status, ["claimed", "charging", "pending"]),
+        or(isNull(payments.id), eq(payments.status, "pending")),
+      ),
+    )
+    .limit(1);
+  return underWay !== undefined;
+}
+
 /** Paystack's reference for a claimed charge: derived from the claim, so a retry reuses it. */
 export function renewalReference(plan: PaidPlan, chargeId: string): string {
   return `LTF-RENEW-${plan.toUpperCase()}-${chargeId.replaceAll("-", "")}`;
@@ -100,7 +124,11 @@ export function renewalReference(plan: PaidPlan, chargeId: string): string {
 
 type Charge = typeof renewalCharges.$inferSelect;
 
-/** Writes a charge's end (and, for a failure, the learner's email) in one transaction. */
+/**
+ * Writes a charge's end in one transaction. A charge that failed or was called off ends the
+ * renewal of its period: the period no longer runs on past its end (renewalFailedFor,
+ * docs/subscriptions.md, "Automatic renewal"), and a failure is told to the learner by email.
+ */
 async function closeCharge(deps: AutoRenewDeps, charge: Charge, status: "success" | "failed" | "pending" | "cancelled", failure: string | null) {
   await deps.db.transaction(async (tx) => {
     const [updated] = await tx
@@ -108,12 +136,14 @@ async function closeCharge(deps: AutoRenewDeps, charge: Charge, status: "success
       .set({ status, failure })
       .where(and(eq(renewalCharges.id, charge.id), inArray(renewalCharges.status, ["claimed", "charging", "pending"])))
       .returning({ id: renewalCharges.id });
-    if (updated && status === "failed") await enqueueJob(tx, AUTO_RENEWAL_FAILED_JOB, { chargeId: charge.id });
+    if (!updated || (status !== "failed" && status !== "cancelled")) return;
+    await tx.update(users).set({ renewalFailedFor: charge.periodEnd }).where(eq(users.id, charge.userId));
+    if (status === "failed") await enqueueJob(tx, AUTO_RENEWAL_FAILED_JOB, { chargeId: charge.id });
   });
 }
 
-/** What Paystack's answer about the charge means: credited through creditPayment, or a failure in words. */
-async function applyAnswer(deps: AutoRenewDeps, charge: Charge, transaction: PaystackTransaction, now: Date): Promise<AutoRenewalOutcome> {
+/** What Verify says of the charge: credited through creditPayment, or a failure in words. */
+async function applyAnswer(deps: AutoRenewDeps, charge: Charge, transaction: VerifiedTransaction, now: Date): Promise<AutoRenewalOutcome> {
   const result = await creditPayment(deps, transaction, now);
   if (result.outcome === "credited" || result.outcome === "already-credited") {
     await closeCharge(deps, charge, "success", null);
@@ -158,11 +188,12 @@ export async function runAutoRenewal(deps: AutoRenewDeps, chargeId: string, now:
 
   const price = quote(await loadPriceBook(deps, now), "subscription", charge.plan);
   const ready = await deps.db.transaction(async (tx) => {
+    // The learner's row first, then the card's, as crediting takes them.
+    const [user] = await tx.select().from(users).where(eq(users.id, charge.userId)).for("update");
     const [card] = await tx.select().from(cardAuthorizations).where(eq(cardAuthorizations.userId, charge.userId)).for("update");
-    const [user] = await tx.select().from(users).where(eq(users.id, charge.userId));
     const stillDue =
-      card?.autoRenew === true &&
-      card.reusable &&
+      user?.autoRenew === true &&
+      card?.reusable === true &&
       user !== undefined &&
       user.subscriptionEnd?.getTime() === charge.periodEnd.getTime() &&
       user.queuedPlan === null;
@@ -194,8 +225,11 @@ export async function runAutoRenewal(deps: AutoRenewDeps, chargeId: string, now:
     return count("cancelled");
   }
 
+  let answered = true;
   try {
-    const transaction = await paystack.chargeAuthorization({
+    // Its answer says only that the charge was attempted: what happened is read from Verify below,
+    // as for every payment (docs/subscriptions.md, "Asking Paystack").
+    await paystack.chargeAuthorization({
       email: ready.card.email,
       amountMinor: ready.amountMinor,
       currency: "GHS",
@@ -203,7 +237,6 @@ export async function runAutoRenewal(deps: AutoRenewDeps, chargeId: string, now:
       reference: charge.reference,
       metadata: { userId: charge.userId, plan: charge.plan, kind: "subscription", renewal: String(charge.attempt) },
     });
-    return count(await applyAnswer(deps, { ...charge, status: "charging" }, transaction, now));
   } catch (error) {
     if (!(error instanceof PaystackError)) throw error;
     // The error names no code: Paystack's message and status only (no credential in a log line).
@@ -213,14 +246,17 @@ export async function runAutoRenewal(deps: AutoRenewDeps, chargeId: string, now:
       await closeCharge(deps, charge, "failed", `Paystack refused the charge: ${error.message.replace(/\.+$/, "")}.`);
       return count("failed");
     }
-    // No answer: the card may have been charged. Ask Paystack by the reference before deciding.
-    const known = await paystack.verify(charge.reference).catch(() => undefined);
-    if (known === undefined) throw error;
-    if (known) return count(await applyAnswer(deps, { ...charge, status: "charging" }, known, now));
-    await deps.db.update(payments).set({ status: "failed" }).where(and(eq(payments.reference, charge.reference), eq(payments.status, "pending")));
-    await closeCharge(deps, charge, "failed", UNREACHABLE);
-    return count("unavailable");
+    // No answer: the card may have been charged. Verify, by the reference, says.
+    answered = false;
   }
+  // Throws when Verify does not answer: the job runs again later, and verifies before anything else.
+  const known = await paystack.verify(charge.reference);
+  if (known) return count(await applyAnswer(deps, { ...charge, status: "charging" }, known, now));
+  // Charged, by its answer, yet unknown to Verify: asked again when the job runs again.
+  if (answered) throw new Error(`Verify does not know the charge ${charge.reference} yet`);
+  await deps.db.update(payments).set({ status: "failed" }).where(and(eq(payments.reference, charge.reference), eq(payments.status, "pending")));
+  await closeCharge(deps, charge, "failed", UNREACHABLE);
+  return count("unavailable");
 }
 
 const autoRenewJobSchema = z.object({ chargeId: z.string() });
@@ -233,6 +269,9 @@ export async function runAutoRenewalJob(deps: AutoRenewDeps, payload: unknown, n
 /** Reads the learner's card and choice, and what turning it on would charge, on which day. */
 export async function getAutoRenewal(deps: BillingDeps, user: CurrentUser, now: Date): Promise<AutoRenewal> {
   const [card] = await deps.db.select().from(cardAuthorizations).where(eq(cardAuthorizations.userId, user.id));
+  // Read afresh: setAutoRenewal has just written it.
+  const [choice] = await deps.db.select({ autoRenew: users.autoRenew }).from(users).where(eq(users.id, user.id));
+  const autoRenew = choice?.autoRenew === true;
   const { current, queued } = paidTime(user, now);
   const renews = queued ?? current;
   const [lastPayment] = await deps.db
@@ -270,12 +309,12 @@ export async function getAutoRenewal(deps: BillingDeps, user: CurrentUser, now: 
   // A failure stays shown until the period it was for is renewed.
   const lastFailure =
     last?.status === "failed" && last.failure && user.subscriptionEnd?.getTime() === last.periodEnd.getTime()
-      ? { message: last.failure, at: last.updatedAt.toISOString(), retryTomorrow: last.attempt === 1 && card?.autoRenew === true }
+      ? { message: last.failure, at: last.updatedAt.toISOString(), retryTomorrow: last.attempt === 1 && autoRenew }
       : null;
   return {
     available: unavailableReason === null,
     unavailableReason,
-    enabled: unavailableReason === null && card?.autoRenew === true,
+    enabled: unavailableReason === null && autoRenew,
     card: shownCard,
     charge,
     consent,
@@ -290,11 +329,16 @@ export async function setAutoRenewal(deps: BillingDeps, user: CurrentUser, enabl
     if (!state.available) throw new HttpError(409, "AUTO_RENEWAL_UNAVAILABLE", state.unavailableReason ?? AUTO_RENEWAL_MESSAGES.noCard);
     if (state.consent === null) throw new HttpError(503, "PRICE_UNAVAILABLE", AUTO_RENEWAL_MESSAGES.noPrice);
   }
-  // Off: a charge already claimed for today reads this again right before it charges.
+  // Off: a charge already claimed for today reads this again right before it charges. On: only
+  // while the card kept can be charged again, whatever happened since it was read.
+  const reusableCard = deps.db
+    .select({ userId: cardAuthorizations.userId })
+    .from(cardAuthorizations)
+    .where(and(eq(cardAuthorizations.userId, user.id), eq(cardAuthorizations.reusable, true)));
   await deps.db
-    .update(cardAuthorizations)
+    .update(users)
     .set({ autoRenew: enabled })
-    .where(and(eq(cardAuthorizations.userId, user.id), enabled ? eq(cardAuthorizations.reusable, true) : undefined));
+    .where(and(eq(users.id, user.id), enabled ? exists(reusableCard) : undefined));
   return getAutoRenewal(deps, user, now);
 }
 

@@ -120,7 +120,7 @@ describe("buying a plan", () => {
 
     expect(await receiptJobs(t, reference)).toHaveLength(1);
     expect(await mailsTo(t, buyer.email)).not.toContainEqual(expect.objectContaining({ subject: expect.stringContaining("receipt") }));
-    await t.app.jobs.runDue();
+    await t.services.jobs.runDue();
     const receipts = (await mailsTo(t, buyer.email)).filter((mail) => mail.subject.includes(reference));
     expect(receipts).toHaveLength(1);
     expect(receipts[0]?.subject).toBe(`Your Trading Academy receipt ${reference}`);

@@ -6,12 +6,14 @@ import { addMonths } from "date-fns/addMonths";
 import { describe, expect, it } from "vitest";
 import { paystackSignature } from "../../../../dev/fakes/paystack-simulator.ts";
 import { eq } from "drizzle-orm";
-import { payments } from "../../db/schema.ts";
+import { cardAuthorizations, payments } from "../../db/schema.ts";
 import { ipAllocator, mailsTo, me, type TestUser, type TestUserPlan } from "../../testing/accounts.ts";
+import { createTestApp } from "../../testing/test-app.ts";
 import {
   auditEntries,
   NOTHING_PAID,
   paymentRow,
+  paystackTransaction,
   postWebhook,
   receiptJobs,
   simulatePayment,
@@ -37,6 +39,8 @@ const USERS = {
   abandoned: {},
   windowClosed: {},
   refundedReplay: {},
+  signedUnpaid: {},
+  verifyDown: {},
 } satisfies Record<string, TestUserPlan>;
 
 describe("crediting a payment", () => {
@@ -84,7 +88,7 @@ describe("crediting a payment", () => {
     expect((await api.verify(racer, reference)).statusCode).toBe(200);
     expect((await userRow(t, racer.id)).subscriptionEnd?.toISOString()).toBe(row.subscriptionEnd.toISOString());
     expect(await auditEntries(t, racer.id)).toHaveLength(1);
-    await t.app.jobs.runDue();
+    await t.services.jobs.runDue();
     expect((await mailsTo(t, racer.email)).filter((mail) => mail.subject.includes(reference))).toHaveLength(1);
   });
 
@@ -140,8 +144,69 @@ describe("crediting a payment", () => {
         expect(response.json()).toEqual({ received: true });
       }
       // A signed event this server cannot read is acknowledged too, so Paystack stops retrying.
-      expect((await postWebhook(t, { event: "charge.success", data: { reference } })).statusCode).toBe(200);
+      expect((await postWebhook(t, { event: "charge.success", data: { id: 302961 } })).statusCode).toBe(200);
       await expectNotCredited(who, reference);
+
+      // charge.success only names the payment: the reference alone credits it, as Verify reports it.
+      expect((await postWebhook(t, { event: "charge.success", data: { reference } })).statusCode).toBe(200);
+      expect(await paymentRow(t, reference)).toMatchObject({ status: "success", amountMinor: data.amount, methodChannel: "card" });
+      expect(await userRow(t, who.id)).toMatchObject({ subscriptionPlan: "intermediate", subscriptionStatus: "active" });
+    });
+
+    it("a signed charge.success for a reference Paystack reports abandoned credits nothing and keeps no card", async () => {
+      const who = user("signedUnpaid");
+      const reference = await buy(who);
+      const stored = await paymentRow(t, reference);
+      // Paystack knows the checkout, and nobody paid it: its Verify reports it abandoned.
+      expect((await paystackTransaction(t, reference)).status).toBe("abandoned");
+      // A body that says otherwise, signed with the key: a paid charge, by a reusable card.
+      const response = await postWebhook(t, {
+        event: "charge.success",
+        data: {
+          status: "success",
+          reference,
+          amount: stored?.amountMinor,
+          currency: "GHS",
+          paid_at: new Date().toISOString(),
+          channel: "card",
+          gateway_response: "Approved",
+          customer: { email: who.email },
+          authorization: { channel: "card", authorization_code: "AUTH_not_from_paystack", reusable: true, brand: "visa", card_type: "visa DEBIT", last4: "4081" },
+        },
+      });
+      expect(response.statusCode, response.body).toBe(200);
+      expect(response.json()).toEqual({ received: true });
+      await expectNotCredited(who, reference);
+      expect(await t.database.db.select().from(cardAuthorizations).where(eq(cardAuthorizations.userId, who.id))).toEqual([]);
+      const renewal = await api.call(who, { method: "GET", url: "/api/subscription/auto-renewal" });
+      expect(renewal.json()).toMatchObject({ available: false, card: null });
+    });
+
+    it("answers 503 with Retry-After while Verify does not answer, so that Paystack sends it again; nothing changes meanwhile", async () => {
+      const who = user("verifyDown");
+      const reference = await buy(who);
+      const data = await paidAtPaystack(reference);
+      const key = "sk_test_verify_unreachable";
+      // Another instance on the same database, whose Paystack does not answer.
+      const cut = await createTestApp({ database: t.database, env: { PAYSTACK_SECRET_KEY: key, PAYSTACK_API_URL: "http://127.0.0.1:9" } });
+      try {
+        const body = JSON.stringify({ event: "charge.success", data });
+        const refused = await cut.app.inject({
+          method: "POST",
+          url: "/api/paystack/webhook",
+          headers: { "content-type": "application/json", "x-paystack-signature": paystackSignature(body, key) },
+          payload: body,
+        });
+        expect(refused.statusCode, refused.body).toBe(503);
+        expect(refused.headers["retry-after"]).toBe("180");
+        expect(refused.json()).toMatchObject({ error: { code: "PAYSTACK_UNAVAILABLE" } });
+        await expectNotCredited(who, reference);
+      } finally {
+        await cut.close();
+      }
+      // Sent again once Verify answers: credited.
+      expect((await postWebhook(t, { event: "charge.success", data })).statusCode).toBe(200);
+      expect(await userRow(t, who.id)).toMatchObject({ subscriptionPlan: "intermediate", subscriptionStatus: "active" });
     });
 
     it("answers 400 to a signed body that is not JSON", async () => {
@@ -250,7 +315,7 @@ describe("crediting a payment", () => {
     expect(await paymentRow(t, reference)).toMatchObject({ status: "success" });
     expect(await me(t, who.cookie)).toMatchObject({ plan: "intermediate" });
     expect((await auditEntries(t, who.id)).map((entry) => entry.action)).toEqual(["payment.credited"]);
-    await t.app.jobs.runDue();
+    await t.services.jobs.runDue();
     const receipts = (await mailsTo(t, who.email)).filter((mail) => mail.subject.includes(reference));
     expect(receipts).toHaveLength(1);
 

@@ -2,15 +2,15 @@
 // browser's verify call or a webhook brings the news.
 import { eq, sql } from "drizzle-orm";
 import { nextCohort } from "../../../shared/billing.ts";
-import { ensureCohort } from "../cohorts/cohorts.service.ts";
+import { ensureCohort } from "../cohorts/cohorts.seam.ts";
 import { BILLING_MESSAGES } from "../../../shared/contracts/billing.ts";
 import type { CurrentUser } from "../../auth/session.ts";
 import { auditLog, cardAuthorizations, payments, users, waitlist } from "../../db/schema.ts";
-import { paymentMethodOf, transactionForLog, type PaymentMethod, type PaystackTransaction } from "../../integrations/paystack.ts";
+import { paymentMethodOf, transactionForLog, type PaymentMethod, type PaystackTransaction, type VerifiedTransaction } from "../../integrations/paystack.ts";
 import type { Tx } from "../../db/client.ts";
 import { enqueueJob } from "../../jobs/queue.ts";
 import { HttpError } from "../../plugins/errors.ts";
-import { addPaidMonth, paidMonthOf, periodOf } from "../users/users.service.ts";
+import { addPaidMonth, paidMonthOf, periodOf } from "../users/users.seam.ts";
 import type { BillingDeps, Kind } from "./billing.service.ts";
 
 export const RECEIPT_JOB = "billing.receipt";
@@ -22,6 +22,11 @@ const TERMINAL_FAILURES = new Set(["failed", "reversed"]);
 // A payment not credited yet may still be: a declined attempt can be paid on retry, and a
 // checkout closed as abandoned can be paid late. Reversed, refunded and mismatched are final.
 const CREDITABLE = new Set(["pending", "failed", "abandoned"]);
+
+/** Whether Paystack's news about this payment could still credit it. */
+export function mayStillBeCredited(payment: Pick<typeof payments.$inferSelect, "status" | "creditedAt">): boolean {
+  return payment.creditedAt === null && CREDITABLE.has(payment.status);
+}
 
 /**
  * Paystack's transaction is the payment stored: the amount and currency it was created with, paid
@@ -35,11 +40,11 @@ function matchesPayment(transaction: PaystackTransaction, payment: typeof paymen
 }
 
 /**
- * Keeps the card this learner just paid with, as Paystack verified it, for automatic renewal
+ * Keeps the card this learner just paid with, as Paystack's Verify reported it, for automatic renewal
  * (docs/subscriptions.md, "Automatic renewal"). A card Paystack marks not reusable turns automatic
  * renewal off: it could not be charged. Mobile money is never kept: it cannot be charged again.
  */
-async function rememberCard(tx: Tx, userId: string, transaction: PaystackTransaction, method: PaymentMethod | null) {
+async function rememberCard(tx: Tx, userId: string, transaction: VerifiedTransaction, method: PaymentMethod | null) {
   const authorization = transaction.authorization;
   const code = authorization?.authorization_code;
   if (authorization?.channel !== "card" || !code) return;
@@ -51,23 +56,20 @@ async function rememberCard(tx: Tx, userId: string, transaction: PaystackTransac
     reusable: authorization.reusable === true,
   };
   if (!card.email) return;
-  await tx
-    .insert(cardAuthorizations)
-    .values({ userId, ...card })
-    .onConflictDoUpdate({
-      target: cardAuthorizations.userId,
-      set: { ...card, autoRenew: sql`case when excluded.reusable then ${cardAuthorizations.autoRenew} else false end` },
-    });
+  await tx.insert(cardAuthorizations).values({ userId, ...card }).onConflictDoUpdate({ target: cardAuthorizations.userId, set: card });
+  if (!card.reusable) await tx.update(users).set({ autoRenew: false }).where(eq(users.id, userId));
 }
 
 /**
  * Credits a payment once Paystack says it succeeded, in one transaction: the payment row, the
  * user's plan or waitlist place, the audit entry and the receipt job. The payment row is locked,
  * so a verify call, the browser callback and webhooks arriving together credit exactly once.
+ * Only the answer of the server's own call to Verify is taken: a webhook only says when to ask
+ * (docs/subscriptions.md, "Asking Paystack").
  */
 export async function creditPayment(
   deps: Pick<BillingDeps, "db"> & { metrics: Pick<BillingDeps["metrics"], "paymentCredited"> },
-  transaction: PaystackTransaction,
+  transaction: VerifiedTransaction,
   now: Date,
 ): Promise<CreditResult> {
   const result = await deps.db.transaction(async (tx): Promise<CreditResult> => {

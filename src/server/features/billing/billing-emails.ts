@@ -9,7 +9,7 @@ import { cardAuthorizations, payments, refunds, renewalCharges, users } from "..
 import { emailLayout } from "../../emails/layout.ts";
 import type { Business } from "../../env.ts";
 import type { Mailer } from "../../integrations/mail.ts";
-import { queueEventSms, SMS_TEXTS } from "../sms/sms-events.ts";
+import { queueEventSms, SMS_TEXTS } from "../sms/sms.seam.ts";
 import { receiptOf } from "./billing-history.ts";
 
 const receiptJobSchema = z.object({ reference: z.string() });
@@ -156,7 +156,7 @@ export function createBillingJobHandlers(deps: { db: Db; mailer: Mailer; appUrl:
       if (!row) return;
       const { charge, user, card } = row;
       const cardName = cardNameOf(card);
-      const retry = charge.attempt === 1 && card?.autoRenew === true;
+      const retry = charge.attempt === 1 && user.autoRenew;
       await deps.mailer.send(
         emailLayout({
           to: user.email,
@@ -185,7 +185,7 @@ export function createBillingJobHandlers(deps: { db: Db; mailer: Mailer; appUrl:
       const ending = reminder.kind === "ending-soon";
       const [card] = await deps.db.select().from(cardAuthorizations).where(eq(cardAuthorizations.userId, user.id));
       // A card payer who chose automatic renewal is told what will happen, not asked to renew.
-      const renewsItself = ending && card?.autoRenew === true && card.reusable;
+      const renewsItself = ending && user.autoRenew && card?.reusable === true;
       const cardName = cardNameOf(card);
       await queueEventSms(deps.db, {
         userId: user.id,

@@ -81,7 +81,7 @@ describe("ending paid plans whose month is over", () => {
     });
 
     expect(await reminderJobs()).toHaveLength(2);
-    await t.app.jobs.runDue();
+    await t.services.jobs.runDue();
     for (const who of [lapsed, lapsedAdvanced]) {
       const mails = await endedMails(who);
       expect(mails).toHaveLength(1);
@@ -91,7 +91,7 @@ describe("ending paid plans whose month is over", () => {
 
     // Again: nothing left to end, no new entry, job or email.
     expect(await runOperatorCommand(t.database.db, { name: "expire-subscriptions" })).toBe("0 subscriptions ended.");
-    await t.app.jobs.runDue();
+    await t.services.jobs.runDue();
     expect(await reminderJobs()).toHaveLength(2);
     for (const who of [lapsed, lapsedAdvanced]) {
       expect(await auditEntries(t, who.id)).toHaveLength(1);
@@ -126,7 +126,7 @@ describe("ending paid plans whose month is over", () => {
     expect(row.subscriptionEnd?.toISOString()).toBe(addMonths(start, 1).toISOString());
     expect((await api.call(renewer, { method: "GET", url: "/api/programs/intermediate" })).statusCode).toBe(200);
 
-    await t.app.jobs.runDue();
+    await t.services.jobs.runDue();
     expect(await endedMails(renewer)).toEqual([]);
     expect((await mailsTo(t, renewer.email)).map((mail) => mail.subject)).toContain(`Your Trading Academy receipt ${reference}`);
   });
@@ -135,7 +135,7 @@ describe("ending paid plans whose month is over", () => {
     const soon = user("endingSoon");
     await runOperatorCommand(t.database.db, { name: "expire-subscriptions" });
     await runOperatorCommand(t.database.db, { name: "expire-subscriptions" });
-    await t.app.jobs.runDue();
+    await t.services.jobs.runDue();
     const reminders = (await mailsTo(t, soon.email)).filter((mail) => mail.subject.startsWith("Your Trading Academy plan ends on"));
     expect(reminders).toHaveLength(1);
     expect(reminders[0]?.text).toContain("Renew before then to keep your access.");

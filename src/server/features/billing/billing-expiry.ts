@@ -2,11 +2,12 @@
 // their reminders are queued, each once.
 import { addDays } from "date-fns/addDays";
 import { and, eq, gt, inArray, isNull, lte } from "drizzle-orm";
-import { PAID_PLANS } from "../../../shared/plans.ts";
+import { PAID_PLANS, renewalHolds } from "../../../shared/plans.ts";
 import type { Db, Tx } from "../../db/client.ts";
 import { auditLog, subscriptionReminders, users } from "../../db/schema.ts";
 import { enqueueJob } from "../../jobs/queue.ts";
-import { cancelMentorshipWithoutAdvanced } from "../support/mentorship-plan.ts";
+import { cancelMentorshipWithoutAdvanced } from "../support/support.seam.ts";
+import { renewalMayStillCome } from "./billing-auto-renewal.ts";
 
 export const EXPIRY_REMINDER_JOB = "billing.expiry-reminder";
 export const REMINDER_DAYS_BEFORE = 3;
@@ -25,8 +26,10 @@ async function remindOnce(tx: Tx, userId: string, periodEnd: Date, kind: "ending
  * Ends paid plans whose month is over (status expired: access falls back to free) with an audit
  * entry each, and queues the reminders: 3 days before the end and at the end. A period followed by
  * queued paid time does not end: the queued plan becomes current, from the old end to queuedEnd
- * (docs/subscriptions.md, "Paid time is never lost"), with no reminder. Run periodically; resolves
- * with how many ended.
+ * (docs/subscriptions.md, "Paid time is never lost"), with no reminder. Nor does a period whose
+ * automatic renewal is due or under way: it ends, and its learner is told, only once the renewal
+ * has failed or can no longer come ("Automatic renewal"). Run periodically; resolves with how
+ * many ended.
  */
 export async function expireSubscriptions(db: Db, now: Date): Promise<number> {
   return db.transaction(async (tx) => {
@@ -52,6 +55,8 @@ export async function expireSubscriptions(db: Db, now: Date): Promise<number> {
         end: users.subscriptionEnd,
         queuedPlan: users.queuedPlan,
         queuedEnd: users.queuedEnd,
+        autoRenew: users.autoRenew,
+        renewalFailedFor: users.renewalFailedFor,
       })
       .from(users)
       .where(
@@ -70,7 +75,11 @@ export async function expireSubscriptions(db: Db, now: Date): Promise<number> {
       const next = handOver
         ? { subscriptionPlan: handOver.plan, subscriptionStart: handOver.start, subscriptionEnd: handOver.end, queuedPlan: null, queuedEnd: null }
         : { queuedPlan: null, queuedEnd: null };
-      const continues = handOver !== null && handOver.end > now;
+      const lastEnd = handOver?.end ?? end;
+      // Being renewed: it runs on, and nobody is told of an end, until the renewal has failed.
+      const renewing = lastEnd !== null && renewalHolds(user, lastEnd, now) && (await renewalMayStillCome(tx, user.id, lastEnd, now));
+      if (renewing && !handOver) continue;
+      const continues = (handOver !== null && handOver.end > now) || renewing;
       const status = continues ? ("active" as const) : ("expired" as const);
       await tx.update(users).set({ ...next, subscriptionStatus: status }).where(eq(users.id, user.id));
       if (user.plan === "advanced") {

@@ -165,7 +165,7 @@ describe("receipts a learner can file", () => {
   const { t, api, user, buy, joinWaitlist } = useBillingApp(nextIp, { momo: {}, card: {}, waiting: {} }, { env: BUSINESS });
 
   async function receiptMail(email: string, reference: string) {
-    await t.app.jobs.runDue();
+    await t.services.jobs.runDue();
     const mail = (await mailsTo(t, email)).find((message) => message.subject === `Your Trading Academy receipt ${reference}`);
     if (!mail) throw new Error(`no receipt mailed for ${reference}`);
     return mail;
@@ -191,14 +191,14 @@ describe("receipts a learner can file", () => {
       "Amount: GH₵ 541.00 (US$ 35.00 at 15.45 cedis per dollar)",
       "Paid with: MTN Mobile Money 055***4987",
       `Paystack reference: ${reference}`,
-      `View your receipt: ${t.app.env.appUrl}/subscription/receipts/${reference}`,
+      `View your receipt: ${t.services.env.appUrl}/subscription/receipts/${reference}`,
     ]) {
       expect(text).toContain(line);
     }
     // The wallet's full number is never kept, nor mailed; the rate is never 15.450000.
     expect(text).not.toContain("0551234987");
     expect(text).not.toContain("15.450000");
-    expect(html).toContain(`href="${t.app.env.appUrl}/subscription/receipts/${reference}"`);
+    expect(html).toContain(`href="${t.services.env.appUrl}/subscription/receipts/${reference}"`);
 
     const page = await api.call(who, { method: "GET", url: `/api/payments/${reference}` });
     expect(page.json<Receipt>()).toMatchObject({

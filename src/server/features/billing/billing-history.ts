@@ -4,7 +4,7 @@ import { and, asc, count, desc, eq } from "drizzle-orm";
 import {
   BILLING_MESSAGES,
   HISTORY_PAGE_SIZE,
-  type LearnerPayment,
+  type OwnPayment,
   type PaymentHistory,
   type Receipt,
 } from "../../../shared/contracts/billing.ts";
@@ -20,7 +20,7 @@ function hasReceipt(row: { status: string; creditedAt: Date | null }): boolean {
   return row.creditedAt !== null && (row.status === "success" || row.status === "refunded");
 }
 
-function learnerPayment(row: typeof payments.$inferSelect): LearnerPayment {
+function learnerPayment(row: typeof payments.$inferSelect): OwnPayment {
   return {
     reference: row.reference,
     kind: row.kind,

@@ -145,7 +145,7 @@ describe("paid time is never lost", () => {
       from: { plan: "advanced", status: "active", end: end.toISOString(), queued: null },
       to: { plan: "advanced", status: "active", end: end.toISOString(), queued: { plan: "intermediate", end: queuedEnd.toISOString() } },
     });
-    await t.app.jobs.runDue();
+    await t.services.jobs.runDue();
     const receipt = (await mailsTo(t, who.email)).find((mail) => mail.subject.includes(intermediate));
     expect(receipt?.text).toContain("Then Intermediate until:");
 
@@ -171,7 +171,7 @@ describe("paid time is never lost", () => {
       changes: { from: { plan: "advanced", end: end.toISOString() }, to: { plan: "intermediate", end: queuedEnd.toISOString() } },
     });
     expect(await remindersFor(who)).toEqual([]);
-    await t.app.jobs.runDue();
+    await t.services.jobs.runDue();
     expect((await mailsTo(t, who.email)).filter((mail) => mail.subject.includes("plan"))).toEqual([]);
 
     // And the Intermediate month ends like any other.

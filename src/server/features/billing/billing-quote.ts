@@ -5,7 +5,7 @@ import { BILLING_MESSAGES, type SubscriptionQuote } from "../../../shared/contra
 import { paidTime, PLAN_LABELS, type PaidPlan } from "../../../shared/plans.ts";
 import type { CurrentUser } from "../../auth/session.ts";
 import { HttpError } from "../../plugins/errors.ts";
-import { addPaidMonth, paidMonthOf, type SubscriptionState } from "../users/users.service.ts";
+import { addPaidMonth, paidMonthOf, type SubscriptionState } from "../users/users.seam.ts";
 import { loadPriceBook, quote } from "./billing-pricing.ts";
 import { requireEligible, type BillingDeps } from "./billing.service.ts";
 

@@ -10,7 +10,7 @@ import { runOperatorCommand } from "../../cli/commands.ts";
 import { config, jobs, payments, users } from "../../db/schema.ts";
 import { paystackClientFor } from "../../integrations/paystack.ts";
 import { createScheduler } from "../../jobs/scheduler.ts";
-import { SCHEDULES } from "../../schedules.ts";
+import { BILLING_SCHEDULES } from "./billing.feature.ts";
 import { ipAllocator, mailsTo, me, type TestUser, type TestUserPlan } from "../../testing/accounts.ts";
 import {
   auditEntries,
@@ -66,17 +66,17 @@ describe("reconciling pending payments with Paystack", () => {
   /** The server's own way: the schedule queues the run (a job), and the job runner runs it. */
   async function runSchedule() {
     await t.database.db.delete(config).where(eq(config.key, "schedule:payment-reconciliation"));
-    const schedule = SCHEDULES.find((candidate) => candidate.name === "payment-reconciliation");
+    const schedule = BILLING_SCHEDULES.find((candidate) => candidate.name === "payment-reconciliation");
     if (!schedule) throw new Error("no payment-reconciliation schedule");
     const outcome = await createScheduler({ db: t.database.db, log: t.app.log, schedules: [schedule] }).runDue();
     expect(outcome).toEqual({ "payment-reconciliation": "ran" });
-    await t.app.jobs.runDue();
+    await t.services.jobs.runDue();
   }
 
   const reconcileJobs = () => t.database.db.select().from(jobs).where(eq(jobs.kind, RECONCILE_JOB));
 
   function directDeps(metrics = countingMetrics()): ReconcileDeps {
-    return { db: t.database.db, paystack: paystackClientFor(t.app.env.paystack), metrics, log: t.app.log };
+    return { db: t.database.db, paystack: paystackClientFor(t.services.env.paystack), metrics, log: t.app.log };
   }
 
   it("a payment whose webhook was lost, the tab closed: credited once by the schedule's run, one receipt", async () => {
@@ -245,7 +245,7 @@ describe("reconciling while Paystack is down", () => {
     const before = await t.database.db.select().from(payments).orderBy(payments.reference);
 
     await t.database.db.insert(jobs).values({ kind: RECONCILE_JOB, payload: {} });
-    await t.app.jobs.runDue();
+    await t.services.jobs.runDue();
     // The run itself is done: the payments are asked about again at the next one.
     expect(await t.database.db.select({ status: jobs.status }).from(jobs).where(eq(jobs.kind, RECONCILE_JOB))).toEqual([{ status: "done" }]);
     expect(asked).toBe(3);
@@ -257,7 +257,7 @@ describe("reconciling while Paystack is down", () => {
 
     // The next run asks again.
     await t.database.db.insert(jobs).values({ kind: RECONCILE_JOB, payload: {} });
-    await t.app.jobs.runDue();
+    await t.services.jobs.runDue();
     expect(asked).toBe(6);
     expect(metricValue(await scrapeMetrics(t), "payments_reconciled_total", { outcome: "unavailable" })).toBe(6);
     const still = await t.database.db.select({ count: sql<number>`count(*)::int` }).from(payments).where(eq(payments.status, "pending"));

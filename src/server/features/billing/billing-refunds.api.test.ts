@@ -121,7 +121,7 @@ describe("refunds", () => {
     return t.app.inject({
       method: "POST",
       url: `/api/admin/payments/${paymentId}/refund`,
-      headers: { cookie: by.cookie, origin: t.app.env.appUrl },
+      headers: { cookie: by.cookie, origin: t.services.env.appUrl },
       payload: body,
       remoteAddress: nextIp(),
     });
@@ -180,7 +180,7 @@ describe("refunds", () => {
     expect(audit.map((entry) => entry.action)).toEqual(["payment.credited", "payment.refunded"]);
     expect(audit[1]).toMatchObject({ actorId: user("admin").id, reason: `refund of payment ${payment.reference}: Asked within 7 days` });
     expect(await refundJobs(t, row.id)).toHaveLength(1);
-    await t.app.jobs.runDue();
+    await t.services.jobs.runDue();
     const [mail] = (await mailsTo(t, who.email)).filter((m) => m.subject === `Your Trading Academy refund for ${payment.reference}`);
     expect(mail?.text).toContain("We have refunded GH₵ 541.00 of your payment");
     expect(mail?.text).toContain("your access is back to the free Beginner program");
@@ -462,7 +462,7 @@ describe("refunds", () => {
 
 
   describe("refunds left pending, asked about at Paystack by reconciliation", () => {
-    const sweep = (paystack: PaystackClient | null = paystackClientFor(t.app.env.paystack)) =>
+    const sweep = (paystack: PaystackClient | null = paystackClientFor(t.services.env.paystack)) =>
       sweepRefunds({ db: t.database.db, paystack, log: t.app.log, metrics: { refundReconciled() {} } }, new Date());
     /** As if the refund had been asked for a little over IN_FLIGHT_MS ago. */
     const backdate = (refundId: string) =>

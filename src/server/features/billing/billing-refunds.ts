@@ -12,8 +12,8 @@ import { auditLog, payments, refunds, users, waitlist } from "../../db/schema.ts
 import { PaystackError, type PaystackRefund, type RefundWebhookEvent } from "../../integrations/paystack.ts";
 import { enqueueJob } from "../../jobs/queue.ts";
 import { HttpError } from "../../plugins/errors.ts";
-import { cancelMentorshipWithoutAdvanced } from "../support/mentorship-plan.ts";
-import { periodOf, type SubscriptionState } from "../users/users.service.ts";
+import { cancelMentorshipWithoutAdvanced } from "../support/support.seam.ts";
+import { periodOf, type SubscriptionState } from "../users/users.seam.ts";
 import type { BillingDeps } from "./billing.service.ts";
 
 export const REFUND_JOB = "billing.refund";

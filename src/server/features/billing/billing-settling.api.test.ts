@@ -91,7 +91,7 @@ describe("asking Paystack at once", () => {
       const response = await api.call(who, {
         method: "POST",
         url: "/api/auth/delete-user",
-        headers: { origin: t.app.env.appUrl },
+        headers: { origin: t.services.env.appUrl },
         payload: { password: PASSWORD },
       });
       expect(response.statusCode, response.body).toBe(200);

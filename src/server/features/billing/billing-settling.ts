@@ -1,17 +1,18 @@
 // Settling a payment: the server asks Paystack (Verify transaction) and applies its answer. One
 // path for every moment it asks: the learner's checkout closing, the learner opening a page with a
-// payment pending, and reconciliation (docs/subscriptions.md, "Asking Paystack"). The browser
-// never says what happened; it only says when to ask.
+// payment pending, Paystack's charge.success webhook, and reconciliation (docs/subscriptions.md,
+// "Asking Paystack"). Neither the browser nor the webhook says what happened; they only say when
+// to ask.
 import { and, eq, isNull, lte, or } from "drizzle-orm";
 import type { PaymentStatus } from "../../../shared/contracts/billing.ts";
 import type { CurrentUser } from "../../auth/session.ts";
 import type { Db } from "../../db/client.ts";
 import { payments } from "../../db/schema.ts";
-import { transactionForLog, type PaystackClient, type PaystackTransaction } from "../../integrations/paystack.ts";
+import { transactionForLog, type PaystackClient, type VerifiedTransaction } from "../../integrations/paystack.ts";
 import type { Metrics } from "../../metrics/metrics.ts";
 import { HttpError } from "../../plugins/errors.ts";
 import { BILLING_MESSAGES } from "../../../shared/contracts/billing.ts";
-import { creditPayment } from "./billing-crediting.ts";
+import { creditPayment, mayStillBeCredited } from "./billing-crediting.ts";
 
 /** An unpaid checkout this old is closed as abandoned (a later payment still credits it). */
 export const ABANDON_AFTER_MS = 60 * 60_000;
@@ -35,7 +36,7 @@ export type SettleOutcome = (typeof SETTLE_OUTCOMES)[number];
  * payment is closed at once. Otherwise the checkout may still be open somewhere (a second tab, a
  * mobile-money prompt), so an unpaid payment is left pending for its first hour.
  */
-export type SettleMoment = "checkout-closed" | "learner-returned" | "reconciliation";
+export type SettleMoment = "checkout-closed" | "learner-returned" | "webhook" | "reconciliation";
 
 export type SettleDeps = {
   db: Db;
@@ -47,7 +48,7 @@ export type SettleDeps = {
 type PendingPayment = { id: string; reference: string; createdAt: Date };
 
 /** How Paystack's answer closes a pending payment, or null to leave it pending. */
-function closingStatus(transaction: PaystackTransaction | null, payment: PendingPayment, moment: SettleMoment, now: Date) {
+function closingStatus(transaction: VerifiedTransaction | null, payment: PendingPayment, moment: SettleMoment, now: Date) {
   const unpaidIsFinal = moment === "checkout-closed" || now.getTime() - payment.createdAt.getTime() >= ABANDON_AFTER_MS;
   // Unknown to Paystack: the checkout never reached it, so nobody can have paid.
   if (transaction === null) return unpaidIsFinal ? "abandoned" : null;
@@ -66,7 +67,7 @@ function closingStatus(transaction: PaystackTransaction | null, payment: Pending
  */
 export async function settlePayment(deps: SettleDeps, payment: PendingPayment, moment: SettleMoment, now: Date): Promise<SettleOutcome> {
   const { db, paystack, log } = deps;
-  let transaction: PaystackTransaction | null;
+  let transaction: VerifiedTransaction | null;
   try {
     transaction = await paystack.verify(payment.reference);
   } catch (error) {
@@ -90,6 +91,19 @@ export async function settlePayment(deps: SettleDeps, payment: PendingPayment, m
     .set(status ? { status, checkedAt: now } : { checkedAt: now })
     .where(status ? and(thisPayment, eq(payments.status, "pending")) : thisPayment);
   return status ?? "pending";
+}
+
+/**
+ * Paystack's charge.success webhook names a payment: Paystack is asked about it (Verify) and that
+ * answer is applied, as at any other moment. What the webhook's body says of the payment (status,
+ * amount, customer, card) is never read, so a signed body that Paystack does not confirm credits
+ * nothing and keeps no card. A payment unknown here, or settled already, is not asked about.
+ * Null when there was nothing to ask; "unavailable" when Paystack did not answer.
+ */
+export async function settleNamedByWebhook(deps: SettleDeps, reference: string, now: Date): Promise<SettleOutcome | null> {
+  const [payment] = await deps.db.select().from(payments).where(eq(payments.reference, reference));
+  if (!payment || !mayStillBeCredited(payment)) return null;
+  return settlePayment(deps, payment, "webhook", now);
 }
 
 /**

@@ -98,7 +98,7 @@ describe("the paid waitlist", () => {
       ["waitlist.paid", `payment ${reference}`],
     ]);
     expect(await receiptJobs(t, reference)).toHaveLength(1);
-    await t.app.jobs.runDue();
+    await t.services.jobs.runDue();
     const [receipt] = (await mailsTo(t, joiner.email)).filter((mail) => mail.subject.includes(reference));
     expect(receipt?.text).toContain("GH₵ 773.00");
     expect(receipt?.text).toContain("waitlist (Advanced track)");

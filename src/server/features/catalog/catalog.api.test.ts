@@ -27,7 +27,7 @@ describe("GET /api/programs", () => {
 
   async function listPrograms(): Promise<ProgramBody[]> {
     // These tests change rows behind the app's back; only admin routes clear its program cache.
-    t.app.catalog.invalidate();
+    t.services.catalog.invalidate();
     const response = await t.app.inject({ method: "GET", url: "/api/programs" });
     expect(response.statusCode).toBe(200);
     expect(response.headers["content-type"]).toMatch(/^application\/json/);

@@ -170,7 +170,7 @@ describe("drafts and publishing", () => {
       .update(quizzes)
       .set({ questions: [...(row?.questions ?? []), broken] })
       .where(eq(quizzes.programId, "swing-trading"));
-    t.app.catalog.invalidate();
+    t.services.catalog.invalidate();
 
     const refused = await publish("swing-trading");
     expect(refused.statusCode).toBe(400);

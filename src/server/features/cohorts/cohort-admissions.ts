@@ -12,7 +12,7 @@ import type { Db } from "../../db/client.ts";
 import { auditLog, cohortAdmissions, users, waitlist } from "../../db/schema.ts";
 import type { Mailer } from "../../integrations/mail.ts";
 import { HttpError } from "../../plugins/errors.ts";
-import { admitFromWaitlist } from "../users/users.service.ts";
+import { admitFromWaitlist } from "../users/users.seam.ts";
 import { COHORT_WELCOME_JOB, createWelcomeJobHandler, queueCohortWelcome } from "./cohort-welcome.ts";
 
 export const ADMIT_ALL_JOB = "cohort.admit-all";

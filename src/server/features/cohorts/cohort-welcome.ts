@@ -10,7 +10,7 @@ import { cohorts, users } from "../../db/schema.ts";
 import { emailLayout } from "../../emails/layout.ts";
 import type { Mailer } from "../../integrations/mail.ts";
 import { enqueueJob } from "../../jobs/queue.ts";
-import { queueEventSms, SMS_TEXTS } from "../sms/sms-events.ts";
+import { queueEventSms, SMS_TEXTS } from "../sms/sms.seam.ts";
 
 export const COHORT_WELCOME_JOB = "cohort.welcome";
 

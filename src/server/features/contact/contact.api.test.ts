@@ -221,7 +221,7 @@ describe("POST /api/contact with CONTACT_WEBHOOK_URL", () => {
   it("forwards the message to the webhook as JSON", async () => {
     const response = await postContact(t, { ...valid, name: " Kofi ", email: "kofi@example.com" });
     expect(response.statusCode).toBe(201);
-    await t.app.jobs.runDue();
+    await t.services.jobs.runDue();
 
     expect(webhook.received).toEqual([
       {
@@ -247,7 +247,7 @@ describe("POST /api/contact with CONTACT_WEBHOOK_URL", () => {
     const response = await postContact(t, payload);
     expect(response.statusCode).toBe(201);
     expect(response.json()).toEqual(SENT);
-    await t.app.jobs.runDue();
+    await t.services.jobs.runDue();
 
     expect(webhook.received).toHaveLength(1);
     const stored = await storedContacts(t);
@@ -264,7 +264,7 @@ describe("POST /api/contact with CONTACT_WEBHOOK_URL", () => {
     expect(job?.lastError).toMatch(/500/);
     // The next try waits: nothing runs again right away.
     expect(job?.runAt.getTime()).toBeGreaterThan(before + 20_000);
-    expect(await t.app.jobs.runDue()).toBe(0);
+    expect(await t.services.jobs.runDue()).toBe(0);
     expect(webhook.received).toHaveLength(1);
   });
 });

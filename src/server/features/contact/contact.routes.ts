@@ -1,25 +1,20 @@
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
-import {
-  CONTACT_MESSAGES,
-  contactRequestSchema,
-  contactResponseSchema,
-} from "../../../shared/contracts/contact.ts";
+import { CONTACT_ENDPOINTS, CONTACT_MESSAGES } from "../../../shared/contracts/contact.ts";
+import type { FeatureDeps } from "../../feature.ts";
+import { route } from "../../plugins/endpoints.ts";
 import { submitContactMessage } from "./contact.service.ts";
 
-export const contactRoutes: FastifyPluginAsyncZod = async (app) => {
-  app.post(
-    "/api/contact",
-    {
-      schema: { body: contactRequestSchema, response: { 201: contactResponseSchema } },
-      config: { rateLimit: { max: 5, timeWindow: "10 minutes" } },
-      bodyLimit: 16 * 1024,
-    },
-    async (request, reply) => {
-      await submitContactMessage(app.db, request.body, {
-        forward: app.env.contactWebhookUrl !== null,
+export const contactRoutes = ({ db, env, jobs }: Pick<FeatureDeps, "db" | "env" | "jobs">): FastifyPluginAsyncZod => async (app) => {
+  route(
+    app,
+    CONTACT_ENDPOINTS.send,
+    { config: { rateLimit: { max: 5, timeWindow: "10 minutes" } }, bodyLimit: 16 * 1024 },
+    async (request) => {
+      await submitContactMessage(db, request.body, {
+        forward: env.contactWebhookUrl !== null,
       });
-      app.jobs.runDue().catch((error: unknown) => request.log.error({ err: error }, "jobs"));
-      return reply.code(201).send({ ok: true, message: CONTACT_MESSAGES.sent });
+      jobs.runDue().catch((error: unknown) => request.log.error({ err: error }, "jobs"));
+      return { ok: true as const, message: CONTACT_MESSAGES.sent };
     },
   );
 };

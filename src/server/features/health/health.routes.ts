@@ -4,12 +4,13 @@ import { sql } from "drizzle-orm";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { healthSchema, livenessSchema } from "../../../shared/contracts/health.ts";
 import { serviceStatus } from "../../env.ts";
+import type { FeatureDeps } from "../../feature.ts";
 import { appVersion } from "../../version.ts";
 
 const processFacts = () => ({ version: appVersion, uptimeSeconds: Math.round(process.uptime()) });
 
-export const healthRoutes: FastifyPluginAsyncZod = async (app) => {
-  const services = serviceStatus(app.env);
+export const healthRoutes = ({ db, env, outage }: Pick<FeatureDeps, "db" | "env" | "outage">): FastifyPluginAsyncZod => async (app) => {
+  const services = serviceStatus(env);
 
   app.get("/api/health/live", { schema: { response: { 200: livenessSchema } } }, () => ({
     status: "ok" as const,
@@ -21,11 +22,11 @@ export const healthRoutes: FastifyPluginAsyncZod = async (app) => {
     { schema: { response: { 200: healthSchema, 503: healthSchema } } },
     async (request, reply) => {
       try {
-        await app.db.execute(sql`select 1`);
+        await db.execute(sql`select 1`);
         return { status: "ok" as const, database: "ok" as const, ...processFacts(), services };
       } catch (error) {
         // An outage is logged once, by the watch (docs/operations.md, "Database outage").
-        if (!app.databaseOutage.notice(error)) request.log.error({ err: error }, "health check: database unreachable");
+        if (!outage.notice(error)) request.log.error({ err: error }, "health check: database unreachable");
         return reply.code(503).send({ status: "unavailable", database: "unreachable", ...processFacts(), services });
       }
     },

@@ -130,7 +130,7 @@ describe("completion and certificates API", () => {
       });
 
       // An email announces it, with the certificate's public link.
-      await t.app.jobs.runDue();
+      await t.services.jobs.runDue();
       const [mail] = await mailsTo(t, learner.email);
       expect(mail?.subject).toBe("Your Trading Academy certificate: Beginner Program");
       expect(mail?.text).toContain(completion.certificateId);

@@ -19,7 +19,7 @@ import { emailLayout } from "../../emails/layout.ts";
 import type { Mailer } from "../../integrations/mail.ts";
 import { enqueueJob } from "../../jobs/queue.ts";
 import { HttpError } from "../../plugins/errors.ts";
-import { loadCatalog, type CatalogTrack } from "../catalog/catalog.service.ts";
+import { loadCatalog, type CatalogTrack } from "../catalog/catalog.seam.ts";
 import { completionFrom, latestAnswerSchema, readCompletion, storedAttemptsSchema } from "./completion.ts";
 
 export const CERTIFICATE_JOB = "certificate.issued";
@@ -184,7 +184,7 @@ export function createCertificateJobHandler(deps: { db: Db; mailer: Mailer; appU
 // removes the one video they had not watched, lowers the pass mark, changes the quiz or ticks the
 // last video in Edit Progress; or the learner completed it before the academy issued certificates.
 // A job issues those certificates, queued by every save of a program or its quiz
-// (admin-content.service.ts), by Edit Progress (admin-users.service.ts) and, once, by migration 0013.
+// (catalog-admin.service.ts), by Edit Progress (admin-users.service.ts) and, once, by migration 0013.
 
 export const OWED_CERTIFICATES_JOB = "certificates.owed";
 

@@ -7,7 +7,7 @@ import type { Completion, QuizAttempt } from "../../../shared/contracts/learning
 import type { Db, Tx } from "../../db/client.ts";
 import { PerUserCache, type UserChanges } from "../../db/user-changes.ts";
 import { quizSittings } from "../../db/schema.ts";
-import type { CatalogTrack } from "../catalog/catalog.service.ts";
+import type { CatalogTrack } from "../catalog/catalog.seam.ts";
 import { watchedModuleIds } from "./progress.ts";
 import { scoreAttempt, storedAttemptSchema, type StoredAttempt } from "./quiz-attempts.ts";
 
@@ -149,13 +149,6 @@ export function completionFrom(track: CatalogTrack, standing: Standing): Complet
   return { ...now, complete: now.complete || certificateId !== null, certificateId };
 }
 
-
-declare module "fastify" {
-  interface FastifyInstance {
-    /** Learners' standing per track, forgotten when their learning changes. */
-    standingCache: PerUserCache<Standing>;
-  }
-}
 
 /** Standing kept in memory for the track read (docs/performance.md, "Caching signed-in reads"). */
 export function createStandingCache(changes: UserChanges): PerUserCache<Standing> {

@@ -741,7 +741,7 @@ describe("learning API", () => {
       const learner = user("summaryEmptyProgram");
       await watch(learner, "advanced", moduleId("advanced", 0));
       await t.database.db.delete(quizzes).where(eq(quizzes.programId, "advanced"));
-      t.app.catalog.invalidate();
+      t.services.catalog.invalidate();
       try {
         const advanced = (await getProgress(learner)).json().programs.advanced;
         const videos = seedOf("advanced").modules.length;
@@ -754,7 +754,7 @@ describe("learning API", () => {
         });
       } finally {
         await t.database.db.insert(quizzes).values({ programId: "advanced", ...seedOf("advanced").quiz });
-        t.app.catalog.invalidate();
+        t.services.catalog.invalidate();
       }
     });
   });

@@ -24,7 +24,7 @@ import type { Db } from "../../db/client.ts";
 import type { PerUserCache, UserChanges } from "../../db/user-changes.ts";
 import { certificates, lessonAttachments, lessonPositions, quizAttempts, quizSittings, userProgress } from "../../db/schema.ts";
 import type { AttachmentFile, AttachmentStore, Delivery, KeptBytes } from "../../storage/attachment-store.ts";
-import { programAsSeenBy, type Catalog, type CatalogTrack } from "../catalog/catalog.service.ts";
+import { programAsSeenBy, type Catalog, type CatalogTrack } from "../catalog/catalog.seam.ts";
 import { HttpError } from "../../plugins/errors.ts";
 import { optionLetter } from "../../../shared/quiz-option.ts";
 import { waitInWords } from "../../../shared/quiz-attempts.ts";

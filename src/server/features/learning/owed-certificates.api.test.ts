@@ -64,7 +64,7 @@ describe("certificates owed", () => {
       expect(answered.statusCode, answered.body).toBe(200);
     }
     // A completing answer starts the job runner to send its email; the test's own runs start after.
-    await t.app.jobs.runDue();
+    await t.services.jobs.runDue();
   }
 
   const completionOf = async (learner: TestUser) =>
@@ -87,7 +87,7 @@ describe("certificates owed", () => {
     const form = { title, duration, priceUsd, order, description, modules: modules.slice(0, -1) };
     const save = () => admin({ method: "PUT", url: "/api/admin/programs/beginner", payload: form });
     expect((await save()).statusCode).toBe(200);
-    await t.app.jobs.runDue();
+    await t.services.jobs.runDue();
 
     const completion = await completionOf(user("allButLast"));
     expect(completion).toMatchObject({ complete: true, certificateId: expect.stringMatching(/^TA-/) });
@@ -96,7 +96,7 @@ describe("certificates owed", () => {
     expect(await certificatesOf(user("revoked"))).toEqual([expect.objectContaining({ id: revoked?.id, revokedAt: expect.any(Date) })]);
 
     expect((await save()).statusCode).toBe(200);
-    await t.app.jobs.runDue();
+    await t.services.jobs.runDue();
     expect(await certificatesOf(user("allButLast"))).toEqual([expect.objectContaining({ id: completion.certificateId })]);
     expect(await certificateMails(user("allButLast"))).toHaveLength(1);
   });
@@ -112,7 +112,7 @@ describe("certificates owed", () => {
       payload: { ...quiz.json<object>(), passMark: QUESTIONS.length - 1 },
     });
     expect(saved.statusCode, saved.body).toBe(200);
-    await t.app.jobs.runDue();
+    await t.services.jobs.runDue();
 
     expect(await completionOf(user("twoRight"))).toMatchObject({ complete: true, certificateId: expect.stringMatching(/^TA-/) });
     expect(await certificateMails(user("twoRight"))).toHaveLength(1);
@@ -126,7 +126,7 @@ describe("certificates owed", () => {
     const progress = { beginner: Object.fromEntries(modules.map((module) => [module.id, true])) };
     const edited = await admin({ method: "PUT", url: `/api/admin/users/${learner.id}/progress`, payload: { progress } });
     expect(edited.statusCode, edited.body).toBe(200);
-    await t.app.jobs.runDue();
+    await t.services.jobs.runDue();
 
     expect(await completionOf(learner)).toMatchObject({ complete: true, certificateId: expect.stringMatching(/^TA-/) });
     expect(await certificateMails(learner)).toHaveLength(1);
@@ -140,7 +140,7 @@ describe("certificates owed", () => {
     expect((await completionOf(learner)).certificateId).toBeNull();
 
     await t.database.db.execute(sql.raw(readFileSync("drizzle/0013_owed_certificates.sql", "utf8")));
-    await t.app.jobs.runDue();
+    await t.services.jobs.runDue();
 
     expect(await completionOf(learner)).toMatchObject({ complete: true, certificateId: expect.stringMatching(/^TA-/) });
     expect(await certificatesOf(learner)).toHaveLength(1);

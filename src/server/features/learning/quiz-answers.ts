@@ -46,12 +46,6 @@ const recordedAnswers = z.array(recordedAnswer);
 /** Records one answer with the others waiting on this instance; settles once they are committed. */
 export type AnswerRecorder = (answer: AnswerToRecord) => Promise<RecordedAnswer>;
 
-declare module "fastify" {
-  interface FastifyInstance {
-    quizAnswers: AnswerRecorder;
-  }
-}
-
 /**
  * The call as a named prepared statement, built once per database: each connection parses and
  * plans it once, not on every batch (docs/performance.md, "Profiled with perf").

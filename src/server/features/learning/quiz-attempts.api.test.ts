@@ -264,7 +264,7 @@ describe("quiz attempts API", () => {
     const backfill = migration.split("--> statement-breakpoint").find((statement) => statement.includes('INSERT INTO "quiz_sittings"'));
     if (!backfill) throw new Error("the migration has no backfill of quiz_sittings");
     await t.database.db.execute(sql.raw(backfill));
-    t.app.standingCache.forget(learner.id);
+    t.services.standingCache.forget(learner.id);
 
     const [attempt] = await t.database.db
       .select()

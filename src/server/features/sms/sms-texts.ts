@@ -47,6 +47,9 @@ function dayOf(date: Date): string {
 
 export const SMS_TEXTS = {
   code: (code: string) => `Your Trading Academy code is ${code}. It expires in 10 minutes. Never share it.`,
+  /** Instead of a code, to a number confirmed on another account: its owner is told, the asker is not. */
+  numberInUse: (appUrl: string) =>
+    `Trading Academy: someone asked to add this number to another account. No code was sent and your account is unchanged: ${shortLink(appUrl, "/account")}`,
   endingSoon: (appUrl: string, plan: string, end: Date) =>
     `Trading Academy: your ${plan} plan ends on ${dayOf(end)}. Renew to keep your access: ${shortLink(appUrl, "/subscription")}`,
   expired: (appUrl: string, plan: string) =>

@@ -1,10 +1,11 @@
 // SMS through Hubtel (docs/product.md, "SMS"; docs/integrations.md, "Hubtel SMS"), against a fake
 // of Hubtel's API that speaks its documented request and answer.
 import { eq, sql } from "drizzle-orm";
+import type { LightMyRequestResponse } from "fastify";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { paymentReference } from "../../../shared/billing.ts";
 import { receiptPath } from "../../../shared/contracts/billing.ts";
-import { SMS_CODE_LIMITS, SMS_MESSAGES } from "../../../shared/contracts/sms.ts";
+import { formatGhanaPhone, SMS_CODE_LIMITS, SMS_MESSAGES } from "../../../shared/contracts/sms.ts";
 import { jobs, smsCodeRequests, smsMessages, smsNumbers, users } from "../../db/schema.ts";
 import { deleteAccount } from "../accounts/account-deletion.ts";
 import { expireSubscriptions } from "../billing/billing-expiry.ts";
@@ -43,6 +44,7 @@ describe("SMS texts", () => {
   it("each fits one SMS of 160 GSM-7 characters, with long values", () => {
     const texts = [
       SMS_TEXTS.code("123456"),
+      SMS_TEXTS.numberInUse(appUrl),
       SMS_TEXTS.endingSoon(appUrl, "Intermediate", new Date("2026-09-30T00:00:00Z")),
       SMS_TEXTS.expired(appUrl, "Intermediate"),
       SMS_TEXTS.receipt(appUrl, "GHS 12345.67", receiptPath(paymentReference("waitlist", "intermediate", Date.now()))),
@@ -90,7 +92,7 @@ describe("SMS settings and sending", () => {
   async function confirmedLearner(phone: string) {
     const user = await learner();
     expect((await addNumber(user, phone)).statusCode).toBe(200);
-    await t.app.jobs.runDue();
+    await t.services.jobs.runDue();
     const response = await confirm(user, lastCode());
     expect(response.statusCode, response.body).toBe(200);
     return user;
@@ -104,7 +106,7 @@ describe("SMS settings and sending", () => {
       settings: { phone: "+233245550101", confirmed: false, codeStatus: "sending" },
       message: SMS_MESSAGES.codeSent("024 555 0101"),
     });
-    await t.app.jobs.runDue();
+    await t.services.jobs.runDue();
     expect(hubtel.sent).toEqual([
       expect.objectContaining({ from: "TradingAcad", to: "233245550101", content: expect.stringMatching(/code is \d{6}\./) }),
     ]);
@@ -134,7 +136,7 @@ describe("SMS settings and sending", () => {
       expect(response.statusCode).toBe(400);
       expect(response.json()).toEqual(error(SMS_MESSAGES.notGhanaMobile));
     }
-    await t.app.jobs.runDue();
+    await t.services.jobs.runDue();
     expect(hubtel.requests).toBeGreaterThanOrEqual(0);
     expect(await t.database.db.select().from(smsMessages).where(eq(smsMessages.userId, user.id))).toEqual([]);
   });
@@ -142,7 +144,7 @@ describe("SMS settings and sending", () => {
   it("lets a code expire after 10 minutes and allows 5 tries", async () => {
     const user = await learner();
     await addNumber(user, "024 555 0102");
-    await t.app.jobs.runDue();
+    await t.services.jobs.runDue();
     const right = lastCode();
     const wrong = right === "000000" ? "111111" : "000000";
     for (const left of [4, 3, 2, 1]) expect((await confirm(user, wrong)).json()).toEqual(error(SMS_MESSAGES.codeWrong(left)));
@@ -151,7 +153,7 @@ describe("SMS settings and sending", () => {
     expect((await confirm(user, right)).json()).toEqual(error(SMS_MESSAGES.codeWrong(0)));
 
     await addNumber(user, "024 555 0102");
-    await t.app.jobs.runDue();
+    await t.services.jobs.runDue();
     await t.database.db
       .update(smsNumbers)
       .set({ codeExpiresAt: new Date(Date.now() - 1) })
@@ -182,23 +184,108 @@ describe("SMS settings and sending", () => {
     expect(perAddress.statusCode).toBe(429);
     expect(perAddress.json()).toEqual(limitAnswer(SMS_MESSAGES.tooManyFromNetwork));
     // A refused request sends nothing.
-    await t.app.jobs.runDue();
+    await t.services.jobs.runDue();
     expect(hubtel.sent.map((sms) => sms.to)).not.toContain("233245550104");
   });
 
-  it("refuses a number confirmed on another account without saying whose", async () => {
-    await confirmedLearner("024 555 0105");
-    const other = await learner();
-    const response = await addNumber(other, "0245550105");
-    expect(response.statusCode).toBe(409);
-    expect(response.json()).toEqual(error(SMS_MESSAGES.numberTaken, "CONFLICT"));
+  describe("a number confirmed on another account", () => {
+    /** What a request wrote, with the number and the learner written as placeholders. */
+    async function written(user: TestUser, phone: string) {
+      const db = t.database.db;
+      const rows = {
+        requests: await db.select({ phone: smsCodeRequests.phone, ip: smsCodeRequests.ip }).from(smsCodeRequests).where(eq(smsCodeRequests.userId, user.id)),
+        numbers: await db.select().from(smsNumbers).where(eq(smsNumbers.userId, user.id)),
+        messages: await db
+          .select({ kind: smsMessages.kind, to: smsMessages.to, content: smsMessages.content, status: smsMessages.status })
+          .from(smsMessages)
+          .where(eq(smsMessages.userId, user.id)),
+      };
+      const ids = new Set((await db.select({ id: smsMessages.id }).from(smsMessages).where(eq(smsMessages.userId, user.id))).map((row) => row.id));
+      const queued = (await db.select().from(jobs)).filter((job) => ids.has((job.payload as { messageId: number }).messageId));
+      Object.assign(rows, { jobs: queued.map((job) => ({ kind: job.kind, status: job.status })) });
+      return anonymised(rows, user, phone);
+    }
+    const anonymised = (value: unknown, user: TestUser, phone: string, requestId = "<none>") =>
+      JSON.parse(
+        JSON.stringify(value, function (this: Record<string, unknown>, key: string, field: unknown) {
+          return this[key] instanceof Date ? "<time>" : field;
+        })
+          .replaceAll(phone, "<number>")
+          .replaceAll(formatGhanaPhone(phone), "<number>")
+          .replaceAll(user.id, "<learner>")
+          .replaceAll(requestId, "<request>"),
+      );
+    /** An answer as the asker sees it: its status, its headers but its date, its body. */
+    const seen = (response: LightMyRequestResponse, user: TestUser, phone: string) => {
+      const headers = Object.entries(response.headers).filter(([name]) => name !== "date");
+      const body: unknown = response.json();
+      return anonymised({ status: response.statusCode, headers, body }, user, phone, String(response.headers["x-request-id"]));
+    };
+
+    it("is answered exactly as a free one, and its owner is told instead of being sent a code", async () => {
+      const owner = await confirmedLearner("024 555 0105");
+      const taken = "+233245550105";
+      const free = "+233245550116";
+      const [asker, other] = [await learner(), await learner()];
+
+      const askedTaken = await addNumber(asker, "0245550105", "10.180.203.1");
+      const askedFree = await addNumber(other, "0245550116", "10.180.203.1");
+      expect(askedTaken.statusCode, askedTaken.body).toBe(200);
+      expect(seen(askedTaken, asker, taken)).toEqual(seen(askedFree, other, free));
+      // The same statements ran: the same rows written, each request counted.
+      expect(await written(asker, taken)).toEqual(await written(other, free));
+      expect(await written(asker, taken)).toMatchObject({ requests: [{ phone: "<number>" }], messages: [{ kind: "code", status: "pending" }] });
+
+      hubtel.sent.length = 0;
+      await t.services.jobs.runDue();
+      // The owner is told; no code goes to anyone for the taken number.
+      const toOwner = hubtel.sent.filter((sms) => sms.to === "233245550105");
+      expect(toOwner).toEqual([expect.objectContaining({ content: SMS_TEXTS.numberInUse(t.services.env.appUrl) })]);
+      expect(toOwner[0]?.content).not.toMatch(/\d{6}/);
+      expect(fitsOneSms(toOwner[0]?.content ?? "")).toBe(true);
+      expect(hubtel.sent.filter((sms) => sms.to === "233245550116")).toEqual([expect.objectContaining({ content: expect.stringMatching(/code is \d{6}\./) })]);
+
+      // What the asker sees next is what anyone sees: the code sent, and a code that is not right.
+      expect(seen(await call(asker, "GET", "/api/accounts/sms"), asker, taken)).toEqual(seen(await call(other, "GET", "/api/accounts/sms"), other, free));
+      const freeCode = /code is (\d{6})/.exec(hubtel.sent.find((sms) => sms.to === "233245550116")?.content ?? "")?.[1];
+      const wrong = freeCode === "000000" ? "111111" : "000000";
+      expect(seen(await confirm(asker, wrong), asker, taken)).toEqual(seen(await confirm(other, wrong), other, free));
+      // The owner keeps the number.
+      expect((await call(owner, "GET", "/api/accounts/sms")).json()).toMatchObject({ settings: { phone: taken, confirmed: true, pendingPhone: null } });
+    });
+
+    it("counts against the limits before anything about the number is decided, as a free one does", async () => {
+      // The owner's own request for their code is the number's first.
+      await confirmedLearner("024 555 0117");
+      hubtel.sent.length = 0;
+      for (let i = 1; i < SMS_CODE_LIMITS.perNumber; i++) {
+        const asked = await addNumber(await learner(), "024 555 0117", `10.180.204.${i + 1}`);
+        expect(asked.statusCode, asked.body).toBe(200);
+      }
+      const limited = await addNumber(await learner(), "024 555 0117", "10.180.204.9");
+      expect(limited.statusCode).toBe(429);
+      expect(limited.json()).toEqual(limitAnswer(SMS_MESSAGES.tooManyForNumber));
+      // The owner is told at most as often as the number's limit allows.
+      await t.services.jobs.runDue();
+      expect(hubtel.sent.filter((sms) => sms.to === "233245550117")).toHaveLength(SMS_CODE_LIMITS.perNumber - 1);
+
+      // An account asking for taken numbers and free ones spends its allowance on each.
+      const asker = await learner();
+      await confirmedLearner("024 555 0118");
+      for (const [i, phone] of ["024 555 0118", "024 555 0301", "024 555 0118", "024 555 0302", "024 555 0303"].entries()) {
+        expect((await addNumber(asker, phone, `10.180.205.${i + 1}`)).statusCode).toBe(200);
+      }
+      const perAccount = await addNumber(asker, "024 555 0304", "10.180.205.9");
+      expect(perAccount.statusCode).toBe(429);
+      expect(perAccount.json()).toEqual(limitAnswer(SMS_MESSAGES.tooManyForAccount));
+    });
   });
 
   it("keeps the confirmed number, and its SMS, until the new number's code is given", async () => {
     const user = await confirmedLearner("024 555 0110");
     const receipt = async (eventKey: string) => {
       await queueEventSms(t.database.db, { userId: user.id, preference: "receipts", kind: "receipt", eventKey, content: `Trading Academy: ${eventKey}` });
-      await t.app.jobs.runDue();
+      await t.services.jobs.runDue();
       return hubtel.sent.find((sms) => sms.content === `Trading Academy: ${eventKey}`)?.to;
     };
     const asked = await addNumber(user, "055 555 0111");
@@ -207,7 +294,7 @@ describe("SMS settings and sending", () => {
       settings: { phone: "+233245550110", confirmed: true, pendingPhone: "+233555550111", codeStatus: "sending" },
       message: SMS_MESSAGES.codeSent("055 555 0111"),
     });
-    await t.app.jobs.runDue();
+    await t.services.jobs.runDue();
     expect(hubtel.sent.at(-1)).toMatchObject({ to: "233555550111", content: expect.stringMatching(/code is \d{6}\./) });
     const code = lastCode();
     // The code not given (yet, or ever): SMS still go to the confirmed number.
@@ -232,7 +319,7 @@ describe("SMS settings and sending", () => {
   it("asking for the confirmed number again keeps it, and the other number's code no longer changes it", async () => {
     const user = await confirmedLearner("024 555 0112");
     await addNumber(user, "024 555 0113");
-    await t.app.jobs.runDue();
+    await t.services.jobs.runDue();
     const code = lastCode();
     const requests = (await t.database.db.select().from(smsCodeRequests)).length;
     const kept = await addNumber(user, "0245550112");
@@ -242,7 +329,7 @@ describe("SMS settings and sending", () => {
       message: SMS_MESSAGES.numberKept("024 555 0112"),
     });
     // No SMS, and nothing counted against the limits.
-    await t.app.jobs.runDue();
+    await t.services.jobs.runDue();
     expect(hubtel.sent.at(-1)?.to).toBe("233245550113");
     expect(await t.database.db.select().from(smsCodeRequests)).toHaveLength(requests);
     await confirm(user, code);
@@ -252,7 +339,7 @@ describe("SMS settings and sending", () => {
   it("a new number confirmed meanwhile on another account is refused, and the confirmed one stays", async () => {
     const user = await confirmedLearner("024 555 0114");
     await addNumber(user, "024 555 0115");
-    await t.app.jobs.runDue();
+    await t.services.jobs.runDue();
     const code = lastCode();
     await confirmedLearner("024 555 0115");
     const refused = await confirm(user, code);
@@ -265,7 +352,7 @@ describe("SMS settings and sending", () => {
     const user = await learner();
     hubtel.mode = "refuse";
     await addNumber(user, "024 555 0106");
-    await t.app.jobs.runDue();
+    await t.services.jobs.runDue();
     expect((await call(user, "GET", "/api/accounts/sms")).json()).toMatchObject({ settings: { codeStatus: "failing" } });
     const [job] = await t.database.db.select().from(jobs).where(eq(jobs.kind, "sms.send"));
     expect(job).toMatchObject({ status: "pending", attempts: 1, lastError: expect.stringContaining("status 4") });
@@ -279,13 +366,13 @@ describe("SMS settings and sending", () => {
 
     hubtel.mode = "down";
     await t.database.db.update(jobs).set({ runAt: new Date(Date.now() - 1000) }).where(eq(jobs.kind, "sms.send"));
-    await t.app.jobs.runDue();
+    await t.services.jobs.runDue();
     const [again] = await t.database.db.select().from(jobs).where(eq(jobs.kind, "sms.send"));
     expect(again).toMatchObject({ status: "pending", attempts: 2, lastError: expect.stringContaining("HTTP 503") });
 
     hubtel.mode = "accept";
     await t.database.db.update(jobs).set({ runAt: new Date(Date.now() - 1000) }).where(eq(jobs.kind, "sms.send"));
-    await t.app.jobs.runDue();
+    await t.services.jobs.runDue();
     expect(hubtel.sent).toHaveLength(1);
     expect((await confirm(user, lastCode())).statusCode).toBe(200);
     const metrics = await scrapeMetrics(t);
@@ -301,8 +388,8 @@ describe("SMS settings and sending", () => {
       const event = { userId: user.id, preference: "receipts", kind: "receipt", eventKey: "receipt:once", content: "Trading Academy: test" } as const;
       await Promise.all([queueEventSms(t.database.db, event), queueEventSms(t.database.db, event)]);
       await queueEventSms(t.database.db, event);
-      await Promise.all([t.app.jobs.runDue(), second.app.jobs.runDue()]);
-      await Promise.all([t.app.jobs.runDue(), second.app.jobs.runDue()]);
+      await Promise.all([t.services.jobs.runDue(), second.services.jobs.runDue()]);
+      await Promise.all([t.services.jobs.runDue(), second.services.jobs.runDue()]);
     } finally {
       await second.close();
     }
@@ -317,8 +404,8 @@ describe("SMS settings and sending", () => {
       .where(eq(users.id, user.id));
     hubtel.sent.length = 0;
     await expireSubscriptions(t.database.db, new Date());
-    await t.app.jobs.runDue();
-    await t.app.jobs.runDue();
+    await t.services.jobs.runDue();
+    await t.services.jobs.runDue();
     const reminder = hubtel.sent.find((sms) => sms.to === "233245550108");
     expect(reminder?.content).toMatch(/^Trading Academy: your Intermediate plan ends on .*\/subscription$/);
     expect(fitsOneSms(reminder?.content ?? "")).toBe(true);
@@ -326,7 +413,7 @@ describe("SMS settings and sending", () => {
     const removed = await call(user, "DELETE", "/api/accounts/sms/number");
     expect(removed.json()).toMatchObject({ settings: { phone: null, confirmed: false }, message: SMS_MESSAGES.removed });
     await queueEventSms(t.database.db, { userId: user.id, preference: "receipts", kind: "receipt", eventKey: "receipt:off", content: "off" });
-    await t.app.jobs.runDue();
+    await t.services.jobs.runDue();
     expect(hubtel.sent.map((sms) => sms.content)).not.toContain("off");
   });
 
@@ -362,17 +449,17 @@ describe("the logs of confirming a number", () => {
     // Hubtel down for the first try: the job fails, is logged, and is retried with a fresh code.
     hubtel.mode = "down";
     expect((await call("POST", "/api/accounts/sms/number", { phone: "024 555 0120" })).statusCode).toBe(200);
-    await t.app.jobs.runDue();
+    await t.services.jobs.runDue();
     hubtel.mode = "accept";
     await t.database.db.update(jobs).set({ runAt: new Date(Date.now() - 1000) }).where(eq(jobs.kind, "sms.send"));
-    await t.app.jobs.runDue();
+    await t.services.jobs.runDue();
     const first = codeOf(hubtel.sent.at(-1)?.content);
     expect((await call("POST", "/api/accounts/sms/confirm", { code: wrongFor(first) })).statusCode).toBe(400);
     expect((await call("POST", "/api/accounts/sms/confirm", { code: first })).statusCode).toBe(200);
 
     // Another number: its code mistyped, then given.
     expect((await call("POST", "/api/accounts/sms/number", { phone: "024 555 0121" })).statusCode).toBe(200);
-    await t.app.jobs.runDue();
+    await t.services.jobs.runDue();
     const second = codeOf(hubtel.sent.at(-1)?.content);
     expect((await call("POST", "/api/accounts/sms/confirm", { code: wrongFor(second) })).statusCode).toBe(400);
     const confirmed = await call("POST", "/api/accounts/sms/confirm", { code: second });

@@ -66,6 +66,15 @@ export async function smsSettings(db: Db, userId: string): Promise<SmsSettings> 
   };
 }
 
+/** Whether `phone` is confirmed on an account other than `userId`'s. */
+async function confirmedOnAnotherAccount(db: Db | Tx, phone: string, userId: string): Promise<boolean> {
+  const [taken] = await db
+    .select({ userId: smsNumbers.userId })
+    .from(smsNumbers)
+    .where(and(eq(smsNumbers.phone, phone), isNotNull(smsNumbers.confirmedAt), ne(smsNumbers.userId, userId)));
+  return taken !== undefined;
+}
+
 /** The wait until the oldest of the counted requests leaves the window, when `max` are in it. */
 async function waitFor(tx: Tx, where: ReturnType<typeof eq>, max: number, now: Date): Promise<number | null> {
   const since = new Date(now.getTime() - SMS_CODE_LIMITS.windowMs);
@@ -80,10 +89,15 @@ async function waitFor(tx: Tx, where: ReturnType<typeof eq>, max: number, now: D
 }
 
 /**
- * Starts confirming a number: checks it is a Ghanaian mobile not confirmed elsewhere, counts the
- * limits (per number, account and address), and queues the code's SMS. The code itself is made
- * by the job, so no plain code is ever stored. A confirmed number keeps its SMS until another
- * number's code is given; asking for the confirmed number itself keeps it, and sends nothing.
+ * Starts confirming a number: checks it is a Ghanaian mobile, counts the limits (per number,
+ * account and address), and queues the code's SMS. The code itself is made by the job, so no plain
+ * code is ever stored. A confirmed number keeps its SMS until another number's code is given;
+ * asking for the confirmed number itself keeps it, and sends nothing.
+ *
+ * Whether the number is confirmed on another account is not asked here: a number taken and a free
+ * one go through the same statements and get the same answer, so the answer, its timing and the
+ * settings after it tell the asker nothing (docs/product.md, "SMS"). The job decides, when it
+ * sends: the owner of a taken number gets a notice instead of the code.
  */
 export async function requestSmsCode(deps: Deps, input: { userId: string; phone: string; ip: string; now: Date }) {
   const phone = normaliseGhanaMobile(input.phone);
@@ -99,11 +113,6 @@ export async function requestSmsCode(deps: Deps, input: { userId: string; phone:
         .where(eq(smsNumbers.userId, input.userId));
       return { phone, message: SMS_MESSAGES.numberKept(formatGhanaPhone(phone)) };
     }
-    const [taken] = await tx
-      .select({ userId: smsNumbers.userId })
-      .from(smsNumbers)
-      .where(and(eq(smsNumbers.phone, phone), isNotNull(smsNumbers.confirmedAt), ne(smsNumbers.userId, input.userId)));
-    if (taken) throw new HttpError(409, "CONFLICT", SMS_MESSAGES.numberTaken);
     const limits = [
       [eq(smsCodeRequests.phone, phone), SMS_CODE_LIMITS.perNumber, SMS_MESSAGES.tooManyForNumber],
       [eq(smsCodeRequests.userId, input.userId), SMS_CODE_LIMITS.perAccount, SMS_MESSAGES.tooManyForAccount],
@@ -154,11 +163,7 @@ export async function confirmSmsCode(deps: Deps, input: { userId: string; code: 
     }
     // The code is the waiting number's: it replaces the confirmed one, if any, now.
     const phone = number.pendingPhone ?? number.phone;
-    const [taken] = await tx
-      .select({ userId: smsNumbers.userId })
-      .from(smsNumbers)
-      .where(and(eq(smsNumbers.phone, phone), isNotNull(smsNumbers.confirmedAt), ne(smsNumbers.userId, input.userId)));
-    if (taken) throw new HttpError(409, "CONFLICT", SMS_MESSAGES.numberTaken);
+    if (await confirmedOnAnotherAccount(tx, phone, input.userId)) throw new HttpError(409, "CONFLICT", SMS_MESSAGES.numberTaken);
     await tx
       .update(smsNumbers)
       .set({ phone, pendingPhone: null, confirmedAt: input.now, codeHash: null, codeExpiresAt: null, codeTriesLeft: 0 })
@@ -196,13 +201,22 @@ export async function removeSmsNumber(db: Db, userId: string): Promise<void> {
  * The job that sends one SMS. Hubtel failing or silent: the row says so and the job is retried by
  * the queue; a row already sent is never sent again (two instances, or a retry after a crash).
  */
-export function createSmsJobHandler(deps: { db: Db; sender: SmsSender; secret: string; metrics: () => Pick<Metrics, "smsSent">; now?: () => Date }) {
+export function createSmsJobHandler(deps: {
+  db: Db;
+  sender: SmsSender;
+  secret: string;
+  appUrl: string;
+  metrics: () => Pick<Metrics, "smsSent">;
+  now?: () => Date;
+}) {
   const now = deps.now ?? (() => new Date());
   return async (payload: unknown) => {
     const { messageId } = smsJobSchema.parse(payload);
     const [message] = await deps.db.select().from(smsMessages).where(eq(smsMessages.id, messageId));
     if (!message || message.status === "sent" || message.status === "cancelled") return;
     let content = message.content;
+    // What is kept of the SMS once sent: a code's text without its code.
+    let kept = message.content;
     if (message.kind === "code") {
       // A fresh code for each try: only its hash is kept, with its expiry and tries.
       const code = String(randomInt(0, 10 ** SMS_CODE_LENGTH)).padStart(SMS_CODE_LENGTH, "0");
@@ -225,7 +239,12 @@ export function createSmsJobHandler(deps: { db: Db; sender: SmsSender; secret: s
         await deps.db.update(smsMessages).set({ status: "cancelled", lastError: "not sent: no longer needed" }).where(eq(smsMessages.id, messageId));
         return;
       }
-      content = SMS_TEXTS.code(code);
+      // The asker's code is made and kept all the same, so that their settings and their tries
+      // answer as for any number; a number confirmed on another account is sent no code, only a
+      // notice to its owner (docs/product.md, "SMS").
+      const taken = await confirmedOnAnotherAccount(deps.db, message.to, message.userId ?? "");
+      content = taken ? SMS_TEXTS.numberInUse(deps.appUrl) : SMS_TEXTS.code(code);
+      kept = taken ? content : SMS_TEXTS.code("******");
     }
     try {
       const receipt = await deps.sender.send({ to: message.to, content });
@@ -239,8 +258,7 @@ export function createSmsJobHandler(deps: { db: Db; sender: SmsSender; secret: s
           lastError: null,
           providerMessageId: receipt.messageId,
           rate: receipt.rate,
-          // A code's text is kept without its code.
-          ...(message.kind === "code" ? { content: SMS_TEXTS.code("******") } : {}),
+          content: kept,
         })
         .where(eq(smsMessages.id, messageId));
     } catch (error) {

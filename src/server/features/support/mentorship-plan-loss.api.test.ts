@@ -27,13 +27,13 @@ describe("mentorship cancelled on downgrade", () => {
   const { t, api, user, buy } = useBillingApp(nextIp, USERS);
 
   const asAdmin = (method: "GET" | "POST" | "PUT", url: string, payload?: Record<string, string>) =>
-    t.app.inject({ method, url, headers: { cookie: user("admin").cookie, origin: t.app.env.appUrl }, payload, remoteAddress: nextIp() });
+    t.app.inject({ method, url, headers: { cookie: user("admin").cookie, origin: t.services.env.appUrl }, payload, remoteAddress: nextIp() });
 
   async function requested(who: TestUser): Promise<Mentorship> {
     const response = await t.app.inject({
       method: "POST",
       url: "/api/mentorship",
-      headers: { cookie: who.cookie, origin: t.app.env.appUrl },
+      headers: { cookie: who.cookie, origin: t.services.env.appUrl },
       payload: { topic: `Risk for ${who.email}`, preferredTimes: "Saturday morning" },
     });
     expect(response.statusCode, response.body).toBe(201);
@@ -58,8 +58,8 @@ describe("mentorship cancelled on downgrade", () => {
   async function expectCancelled(who: TestUser, id: string, note: string) {
     expect((await mine(who)).requests.find((request) => request.id === id)).toMatchObject({ status: "cancelled", note });
     expect(await inConsole(id)).toMatchObject({ status: "cancelled", note });
-    await t.app.jobs.runDue();
-    await t.app.jobs.runDue();
+    await t.services.jobs.runDue();
+    await t.services.jobs.runDue();
     const mails = (await mailsTo(t, who.email)).filter((mail) => mail.subject === "Your mentorship request was cancelled");
     expect(mails).toHaveLength(1);
     expect(mails[0]?.text).toContain(note);
@@ -105,8 +105,8 @@ describe("mentorship cancelled on downgrade", () => {
         [booked.id, "cancelled", note],
       ].sort(),
     );
-    await t.app.jobs.runDue();
-    await t.app.jobs.runDue();
+    await t.services.jobs.runDue();
+    await t.services.jobs.runDue();
     const mails = (await mailsTo(t, who.email)).filter((mail) => mail.subject === "Your mentorship request was cancelled");
     expect(mails).toHaveLength(2);
     await expectConfirmRefused(waiting.id);

@@ -101,7 +101,7 @@ describe("mentorship", () => {
     expectError(await decide(user("mentor"), asked.id, "decline", { note: "Too late" }), 409, "ALREADY_DECIDED", SUPPORT_MESSAGES.alreadyDecided);
 
     expect((await t.database.db.select().from(jobs).where(eq(jobs.kind, MENTORSHIP_JOB))).map((job) => job.payload)).toContainEqual({ requestId: asked.id });
-    await t.app.jobs.runDue();
+    await t.services.jobs.runDue();
     const [mail] = (await mailsTo(t, who.email)).filter((m) => m.subject.startsWith("Your mentorship session"));
     expect(mail?.subject).toBe("Your mentorship session: Saturday 14 March 2099 at 15:00 (Accra time)");
     expect(mail?.text).toContain(`Your 1-on-1 session on "${TOPIC}" is booked for Saturday 14 March 2099 at 15:00 (Accra time).`);
@@ -118,7 +118,7 @@ describe("mentorship", () => {
     const declined = await decide(user("mentor"), asked.id, "decline", { note: "No mentor is free that week; please pick other days." });
     expect(declined.statusCode, declined.body).toBe(200);
     expect(declined.json().request).toMatchObject({ status: "declined", scheduledAt: null });
-    await t.app.jobs.runDue();
+    await t.services.jobs.runDue();
     const [mail] = (await mailsTo(t, who.email)).filter((m) => m.subject === "About your mentorship request");
     expect(mail?.text).toContain("No mentor is free that week; please pick other days.");
     expect(await t.database.db.select().from(auditLog).where(eq(auditLog.action, "mentorship.decline"))).toHaveLength(1);

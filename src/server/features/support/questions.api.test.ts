@@ -151,7 +151,7 @@ describe("lesson questions", () => {
     expect(payloads).toContainEqual({ answerId: team.json().answer.id });
     expect(payloads).not.toContainEqual({ answerId: own.json().answer.id });
 
-    await t.app.jobs.runDue();
+    await t.services.jobs.runDue();
     const [mail] = (await mailsTo(t, asker.email)).filter((m) => m.text.includes("Any broker's demo account works."));
     expect(mail?.subject).toMatch(/^New answer to your question on "/);
     expect(mail?.text).toContain("The Academy team answered your question");

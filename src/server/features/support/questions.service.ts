@@ -18,7 +18,7 @@ import { auditLog, lessonAnswers, lessonQuestions, modules, programs, users } fr
 import { enqueueJob } from "../../jobs/queue.ts";
 import { HttpError } from "../../plugins/errors.ts";
 import { countRequest } from "../../plugins/rate-limit-store.ts";
-import { programAsSeenBy, type Catalog } from "../catalog/catalog.service.ts";
+import { programAsSeenBy, type Catalog } from "../catalog/catalog.seam.ts";
 
 export const LESSON_ANSWER_JOB = "lesson-answer-email";
 

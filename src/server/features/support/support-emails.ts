@@ -7,7 +7,7 @@ import type { Db } from "../../db/client.ts";
 import { lessonAnswers, lessonQuestions, modules, users } from "../../db/schema.ts";
 import { emailLayout } from "../../emails/layout.ts";
 import type { Mailer } from "../../integrations/mail.ts";
-import { queueEventSms, SMS_TEXTS } from "../sms/sms-events.ts";
+import { queueEventSms, SMS_TEXTS } from "../sms/sms.seam.ts";
 import { requestWithLearner } from "./mentorship.service.ts";
 
 const answerJobSchema = z.object({ answerId: z.string() });

@@ -14,6 +14,37 @@ const base = {
 };
 
 describe("addPaidMonth", () => {
+  // An Intermediate month that ended 20 January 2027 at 11:55, 5 minutes before now, running on
+  // for its automatic renewal (docs/subscriptions.md, "Automatic renewal").
+  const renewing = {
+    ...base,
+    subscriptionPlan: "intermediate" as const,
+    subscriptionStatus: "active" as const,
+    subscriptionStart: at("2026-12-20T11:55:00.000Z"),
+    subscriptionEnd: at("2027-01-20T11:55:00.000Z"),
+    autoRenew: true,
+    renewalFailedFor: null,
+  };
+
+  it("a period running on for its renewal: the renewed month starts at its end, not now", () => {
+    expect(addPaidMonth(renewing, "intermediate", now)).toMatchObject({
+      subscriptionStart: renewing.subscriptionStart,
+      subscriptionEnd: at("2027-02-20T11:55:00.000Z"),
+      queuedPlan: null,
+    });
+    expect(paidMonthOf(renewing, "intermediate", now)).toEqual({ start: at("2027-01-20T11:55:00.000Z"), end: at("2027-02-20T11:55:00.000Z") });
+  });
+
+  it("an upgrade while a period runs on for its renewal starts now, with nothing left of it to queue", () => {
+    expect(addPaidMonth(renewing, "advanced", now)).toEqual({
+      ...base,
+      subscriptionPlan: "advanced",
+      subscriptionStatus: "active",
+      subscriptionStart: now,
+      subscriptionEnd: at("2027-02-20T12:00:00.000Z"),
+    });
+  });
+
   it("with nothing running, starts a month now", () => {
     expect(addPaidMonth(base, "intermediate", now)).toEqual({
       ...base,

@@ -2,11 +2,11 @@ import { addMonths } from "date-fns/addMonths";
 import { eq, sql } from "drizzle-orm";
 import { ADMIN_MESSAGES } from "../../../shared/contracts/admin.ts";
 import { cohortMonth } from "../../../shared/contracts/cohorts.ts";
-import { isPaidPlan, paidTime, PLAN_RANK, type PaidPlan, type Plan } from "../../../shared/plans.ts";
+import { isPaidPlan, paidTime, PLAN_RANK, type Entitlement, type PaidPlan, type Plan } from "../../../shared/plans.ts";
 import type { Db, Tx } from "../../db/client.ts";
 import { auditLog, cohorts, users, waitlist } from "../../db/schema.ts";
 import { HttpError } from "../../plugins/errors.ts";
-import { cancelMentorshipWithoutAdvanced } from "../support/mentorship-plan.ts";
+import { cancelMentorshipWithoutAdvanced } from "../support/support.seam.ts";
 
 export type UserRow = typeof users.$inferSelect;
 
@@ -15,9 +15,15 @@ export type SubscriptionState = Pick<
   "subscriptionPlan" | "subscriptionStatus" | "subscriptionStart" | "subscriptionEnd" | "queuedPlan" | "queuedEnd"
 >;
 
-/** The later of two instants. */
-function later(a: Date, b: Date): Date {
-  return a.getTime() >= b.getTime() ? a : b;
+/**
+ * What paid time is read from: the subscription, and the automatic renewal that may keep it
+ * running past its end (a users row has both; `renewalHolds`, shared/plans.ts).
+ */
+type HeldSubscription = SubscriptionState & Pick<Entitlement, "autoRenew" | "renewalFailedFor">;
+
+/** `date`, or `from` when that is later. */
+function notBefore(date: Date, from: Date | null): Date {
+  return from && from.getTime() > date.getTime() ? from : date;
 }
 
 /**
@@ -29,9 +35,10 @@ function later(a: Date, b: Date): Date {
  *
  * `from` is the earliest the month itself may start: a cohort's start, for a learner admitted
  * before it (docs/subscriptions.md, "Admit from waitlist"). Access still opens at once; the month
- * is counted from `from`, so the days before the cohort cost the learner nothing.
+ * is counted from `from`, so the days before the cohort cost the learner nothing. A period running
+ * on past its end for its automatic renewal is still running: its month is added at its end.
  */
-export function addPaidMonth(user: SubscriptionState, plan: PaidPlan, now: Date, from: Date = now): SubscriptionState {
+export function addPaidMonth(user: HeldSubscription, plan: PaidPlan, now: Date, from: Date | null = null): SubscriptionState {
   // Administrators have every program and never expire: a month of a plan adds nothing to that.
   if (user.subscriptionPlan === "admin") {
     const { subscriptionPlan, subscriptionStatus, subscriptionStart, subscriptionEnd, queuedPlan, queuedEnd } = user;
@@ -40,20 +47,22 @@ export function addPaidMonth(user: SubscriptionState, plan: PaidPlan, now: Date,
   const { current, queued } = paidTime(user, now);
   const active = "active" as const;
   if (!current) {
-    return { subscriptionPlan: plan, subscriptionStatus: active, subscriptionStart: now, subscriptionEnd: addMonths(later(now, from), 1), queuedPlan: null, queuedEnd: null };
+    return { subscriptionPlan: plan, subscriptionStatus: active, subscriptionStart: now, subscriptionEnd: addMonths(notBefore(now, from), 1), queuedPlan: null, queuedEnd: null };
   }
   const running = { subscriptionPlan: current.plan, subscriptionStatus: active, subscriptionStart: current.start, subscriptionEnd: current.end };
   if (plan === current.plan) {
-    const end = addMonths(later(current.end, from), 1);
+    const end = addMonths(notBefore(current.end, from), 1);
     const shift = end.getTime() - current.end.getTime();
     return { ...running, subscriptionEnd: end, queuedPlan: queued?.plan ?? null, queuedEnd: queued ? new Date(queued.end.getTime() + shift) : null };
   }
   if (PLAN_RANK[plan] < PLAN_RANK[current.plan]) {
     // Queued time is always of a plan below the current one: with two paid plans, this very plan.
-    return { ...running, queuedPlan: plan, queuedEnd: addMonths(later(queued?.end ?? current.end, from), 1) };
+    return { ...running, queuedPlan: plan, queuedEnd: addMonths(notBefore(queued?.end ?? current.end, from), 1) };
   }
-  const end = addMonths(later(now, from), 1);
+  const end = addMonths(notBefore(now, from), 1);
   const unused = current.end.getTime() - now.getTime();
+  // A period running on past its end for its automatic renewal has no time left to queue.
+  if (unused <= 0) return { subscriptionPlan: plan, subscriptionStatus: active, subscriptionStart: now, subscriptionEnd: end, queuedPlan: null, queuedEnd: null };
   return { subscriptionPlan: plan, subscriptionStatus: active, subscriptionStart: now, subscriptionEnd: end, queuedPlan: current.plan, queuedEnd: new Date(end.getTime() + unused) };
 }
 
@@ -65,13 +74,13 @@ export type PaidMonth = { start: Date; end: Date };
  * the plan is higher, at the current end for the same plan, after the queued time for a lower one,
  * and never before `from`. Null for an administrator, whose plan a payment does not change.
  */
-export function paidMonthOf(user: SubscriptionState, plan: PaidPlan, now: Date, from: Date = now): PaidMonth | null {
+export function paidMonthOf(user: HeldSubscription, plan: PaidPlan, now: Date, from: Date | null = null): PaidMonth | null {
   if (user.subscriptionPlan === "admin") return null;
   const { current, queued } = paidTime(user, now);
   let start = now;
   if (current && plan === current.plan) start = current.end;
   else if (current && PLAN_RANK[plan] < PLAN_RANK[current.plan]) start = queued?.end ?? current.end;
-  start = later(start, from);
+  start = notBefore(start, from);
   return { start, end: addMonths(start, 1) };
 }
 
@@ -112,7 +121,7 @@ async function lockUser(tx: Tx, who: UserSelector): Promise<UserRow> {
  * the current period is kept when the new plan is paid: after it when it is of a lower plan, added
  * to it when it is of the same plan. Choosing admin or Free ends every paid period, queued included.
  */
-export function planSetByAdmin(user: SubscriptionState, plan: Plan, now: Date): SubscriptionState {
+export function planSetByAdmin(user: HeldSubscription, plan: Plan, now: Date): SubscriptionState {
   if (!isPaidPlan(plan)) {
     return { subscriptionPlan: plan, subscriptionStatus: "inactive", subscriptionStart: null, subscriptionEnd: null, queuedPlan: null, queuedEnd: null };
   }
@@ -179,7 +188,8 @@ export async function admitFromWaitlist(
     // Admission is a paid month of the track, counted from the cohort's start when the learner is
     // admitted before it (docs/subscriptions.md, "Admit from waitlist").
     const [cohort] = await tx.select({ startsOn: cohorts.startsOn }).from(cohorts).where(eq(cohorts.name, place.cohort));
-    const from = cohort ? cohortMonth(cohort.startsOn, input.now).start : input.now;
+    const cohortStart = cohort ? cohortMonth(cohort.startsOn, input.now) : null;
+    const from = cohortStart && !cohortStart.started ? cohortStart.start : null;
     const next = addPaidMonth(user, place.plan, input.now, from);
     const month = paidMonthOf(user, place.plan, input.now, from);
     const [admitted] = await tx

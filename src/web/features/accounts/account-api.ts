@@ -5,14 +5,13 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useNavigate } from "react-router";
 import {
   ACCOUNT_MESSAGES,
-  accountSessionsResponseSchema,
-  linkedAccountsResponseSchema,
+  ACCOUNT_SETTINGS_ENDPOINTS,
   type ChangeEmailRequest,
   type DeleteAccountRequest,
 } from "../../../shared/contracts/account-settings.ts";
-import { messageResponseSchema } from "../../../shared/contracts/accounts.ts";
-import { authAcknowledgementSchema } from "../../../shared/contracts/session.ts";
-import { apiRequest } from "../../lib/api.ts";
+import { AUTH_LIBRARY_ENDPOINTS } from "../../../shared/contracts/auth-library.ts";
+import { SESSION_ENDPOINTS } from "../../../shared/contracts/session.ts";
+import { call } from "../../lib/api.ts";
 import { forgetSignedInReads } from "../../lib/service-worker.ts";
 import { withRedirect } from "../../session/redirects.ts";
 import { meQuery } from "../../session/session.ts";
@@ -23,7 +22,7 @@ const sessionsKey = ["account", "sessions"] as const;
 export function useAccountSessions() {
   return useQuery({
     queryKey: sessionsKey,
-    queryFn: () => apiRequest("/api/accounts/sessions", accountSessionsResponseSchema),
+    queryFn: () => call(ACCOUNT_SETTINGS_ENDPOINTS.sessions, {}),
   });
 }
 
@@ -32,23 +31,21 @@ export function useLinkedAccounts() {
     queryKey: ["account", "linked"],
     // A sign-in read, never kept for offline: the account page shows without it.
     meta: { offline: "optional" },
-    queryFn: () => apiRequest("/api/auth/list-accounts", linkedAccountsResponseSchema),
+    queryFn: () => call(AUTH_LIBRARY_ENDPOINTS.linkedAccounts, {}),
   });
 }
 
 export function useChangeName() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (name: string) =>
-      apiRequest("/api/auth/update-user", authAcknowledgementSchema, { method: "POST", body: { name } }),
+    mutationFn: (name: string) => call(AUTH_LIBRARY_ENDPOINTS.changeName, { body: { name } }),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: meQuery.queryKey }),
   });
 }
 
 export function useChangeEmail() {
   return useMutation({
-    mutationFn: (request: ChangeEmailRequest) =>
-      apiRequest("/api/accounts/change-email", messageResponseSchema, { method: "POST", body: request }),
+    mutationFn: (request: ChangeEmailRequest) => call(ACCOUNT_SETTINGS_ENDPOINTS.changeEmail, { body: request }),
   });
 }
 
@@ -56,10 +53,7 @@ export function useChangePassword() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (request: { currentPassword: string; newPassword: string }) =>
-      apiRequest("/api/auth/change-password", authAcknowledgementSchema, {
-        method: "POST",
-        body: { ...request, revokeOtherSessions: true },
-      }),
+      call(AUTH_LIBRARY_ENDPOINTS.changePassword, { body: { ...request, revokeOtherSessions: true } }),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: sessionsKey }),
   });
 }
@@ -67,8 +61,7 @@ export function useChangePassword() {
 export function useSignOutSession() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (id: string) =>
-      apiRequest(`/api/accounts/sessions/${encodeURIComponent(id)}`, messageResponseSchema, { method: "DELETE" }),
+    mutationFn: (id: string) => call(ACCOUNT_SETTINGS_ENDPOINTS.revokeSession, { params: { id } }),
     onSettled: () => queryClient.invalidateQueries({ queryKey: sessionsKey }),
   });
 }
@@ -76,8 +69,7 @@ export function useSignOutSession() {
 export function useSignOutOtherSessions() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: () =>
-      apiRequest("/api/auth/revoke-other-sessions", authAcknowledgementSchema, { method: "POST", body: {} }),
+    mutationFn: () => call(AUTH_LIBRARY_ENDPOINTS.signOutOtherSessions, { body: {} }),
     onSettled: () => queryClient.invalidateQueries({ queryKey: sessionsKey }),
   });
 }
@@ -98,8 +90,7 @@ function useLeaveSignedOut() {
 export function useDeleteAccount() {
   const leave = useLeaveSignedOut();
   return useMutation({
-    mutationFn: (request: DeleteAccountRequest) =>
-      apiRequest("/api/auth/delete-user", authAcknowledgementSchema, { method: "POST", body: request }),
+    mutationFn: (request: DeleteAccountRequest) => call(AUTH_LIBRARY_ENDPOINTS.deleteAccount, { body: request }),
     // The home page says nothing of it: the toast does.
     onSuccess: async () => {
       notify.success(ACCOUNT_MESSAGES.accountDeleted);
@@ -112,7 +103,7 @@ export function useDeleteAccount() {
 export function useSignInAgain() {
   const leave = useLeaveSignedOut();
   return useMutation({
-    mutationFn: () => apiRequest("/api/auth/sign-out", authAcknowledgementSchema, { method: "POST", body: {} }),
+    mutationFn: () => call(SESSION_ENDPOINTS.signOut, { body: {} }),
     onSuccess: () => leave(withRedirect("/login", "/account")),
   });
 }

@@ -3,7 +3,7 @@
 import { useEffect, useId, useRef, useState, type KeyboardEvent, type RefObject } from "react";
 import { Link, useLocation } from "react-router";
 import type { MeUser } from "../../../shared/contracts/session.ts";
-import { usePrograms } from "../learning/catalog-api.ts";
+import { usePrograms } from "../learning/catalog.seam.ts";
 
 /** The first and last names' letters: "Akosua Adjoa Mensah" is AM (docs/product.md, "Shell"). */
 function initialsOf(user: MeUser): string {

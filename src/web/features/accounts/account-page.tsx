@@ -30,7 +30,7 @@ import {
   useSignOutSession,
 } from "./account-api.ts";
 import { errorCode } from "./accounts-api.ts";
-import { useVerifyPendingPayments } from "../billing/pending-payments.ts";
+import { useVerifyPendingPayments } from "../billing/pending-payments.seam.ts";
 import { SmsCard } from "./sms-card.tsx";
 import "./account-page.css";
 import { DataSaverSection } from "./data-saver-section.tsx";

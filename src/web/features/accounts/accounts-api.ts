@@ -1,15 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import {
-  messageResponseSchema,
-  registerResponseSchema,
-  socialSignInResponseSchema,
-  type Credentials,
-  type RegisterRequest,
-  type SocialSignInRequest,
-  verifyEmailResponseSchema,
-} from "../../../shared/contracts/accounts.ts";
-import { authAcknowledgementSchema } from "../../../shared/contracts/session.ts";
-import { ApiRequestError, apiRequest } from "../../lib/api.ts";
+import { ACCOUNTS_ENDPOINTS, type Credentials, type RegisterRequest, type SocialSignInRequest } from "../../../shared/contracts/accounts.ts";
+import { AUTH_LIBRARY_ENDPOINTS } from "../../../shared/contracts/auth-library.ts";
+import { ApiRequestError, call } from "../../lib/api.ts";
 import { meQuery } from "../../session/session.ts";
 
 /** The `code` of the server's `{ error: { code, message } }` answer, when the error is one. */
@@ -21,8 +13,7 @@ export function isEmailNotVerified(error: unknown): boolean {
   return errorCode(error) === "EMAIL_NOT_VERIFIED";
 }
 
-const signInWithEmail = (credentials: Credentials) =>
-  apiRequest("/api/auth/sign-in/email", authAcknowledgementSchema, { method: "POST", body: credentials });
+const signInWithEmail = (credentials: Credentials) => call(AUTH_LIBRARY_ENDPOINTS.signIn, { body: credentials });
 
 export function useSignIn() {
   return useMutation({ mutationFn: signInWithEmail });
@@ -49,8 +40,7 @@ export function useResendVerificationBySignIn() {
 
 export function useSocialSignIn() {
   return useMutation({
-    mutationFn: (request: SocialSignInRequest) =>
-      apiRequest("/api/auth/sign-in/social", socialSignInResponseSchema, { method: "POST", body: request }),
+    mutationFn: (request: SocialSignInRequest) => call(AUTH_LIBRARY_ENDPOINTS.socialSignIn, { body: request }),
     onSuccess: ({ url }) => {
       window.location.href = url;
     },
@@ -59,32 +49,26 @@ export function useSocialSignIn() {
 
 export function useRegister() {
   return useMutation({
-    mutationFn: (request: RegisterRequest) =>
-      apiRequest("/api/accounts/register", registerResponseSchema, { method: "POST", body: request }),
+    mutationFn: (request: RegisterRequest) => call(ACCOUNTS_ENDPOINTS.register, { body: request }),
   });
 }
 
 export function useRequestPasswordReset() {
   return useMutation({
-    mutationFn: (email: string) =>
-      apiRequest("/api/accounts/forgot-password", messageResponseSchema, { method: "POST", body: { email } }),
+    mutationFn: (email: string) => call(ACCOUNTS_ENDPOINTS.forgotPassword, { body: { email } }),
   });
 }
 
 export function useResetPassword() {
   return useMutation({
     mutationFn: (request: { newPassword: string; token: string }) =>
-      apiRequest("/api/auth/reset-password", authAcknowledgementSchema, { method: "POST", body: request }),
+      call(AUTH_LIBRARY_ENDPOINTS.resetPassword, { body: request }),
   });
 }
 
 export function useSendVerificationEmail() {
   return useMutation({
-    mutationFn: (email: string) =>
-      apiRequest("/api/auth/send-verification-email", authAcknowledgementSchema, {
-        method: "POST",
-        body: { email },
-      }),
+    mutationFn: (email: string) => call(AUTH_LIBRARY_ENDPOINTS.sendVerificationEmail, { body: { email } }),
   });
 }
 
@@ -104,7 +88,7 @@ export function useVerifyEmail(token: string) {
   return useQuery({
     queryKey: ["verify-email", token],
     queryFn: async (): Promise<VerificationOutcome> => {
-      const answer = await apiRequest(`/api/auth/verify-email?${new URLSearchParams({ token })}`, verifyEmailResponseSchema);
+      const answer = await call(AUTH_LIBRARY_ENDPOINTS.verifyEmail, { query: { token } });
       void queryClient.invalidateQueries({ queryKey: meQuery.queryKey });
       // Only an email change answers with the account, at its new address.
       if (answer.user) return { kind: "email-changed", email: answer.user.email };

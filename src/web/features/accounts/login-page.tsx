@@ -9,6 +9,8 @@ import {
   type Credentials,
   type SocialProvider,
 } from "../../../shared/contracts/accounts.ts";
+import { AUTH_LIBRARY_ENDPOINTS } from "../../../shared/contracts/auth-library.ts";
+import { addressOf } from "../../../shared/contracts/endpoint.ts";
 import { FormMessages } from "../../ui/form-messages.tsx";
 import { PasswordField } from "../../ui/password-input.tsx";
 import { TextField } from "../../ui/text-field.tsx";
@@ -69,7 +71,7 @@ function Mql5Return({ code, state }: { code: string; state: string }) {
     // The code works once: hand it over once, even when development runs effects twice.
     if (started.current) return;
     started.current = true;
-    window.location.replace(`/api/auth/callback/mql5?${new URLSearchParams({ code, state })}`);
+    window.location.replace(addressOf(AUTH_LIBRARY_ENDPOINTS.mql5Callback, undefined, { code, state }));
   }, [code, state]);
   return (
     <section className="container section narrow">

@@ -6,13 +6,14 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState, type ChangeEvent, type FormEvent, type ReactNode } from "react";
 import {
   formatGhanaPhone,
+  SMS_ENDPOINTS,
   SMS_PREFERENCE_LABELS,
   SMS_PREFERENCES,
-  smsSettingsResponseSchema,
   type SmsPreferences,
   type SmsSettings,
 } from "../../../shared/contracts/sms.ts";
-import { apiRequest } from "../../lib/api.ts";
+import type { Answer } from "../../../shared/contracts/endpoint.ts";
+import { call } from "../../lib/api.ts";
 import { FormMessages } from "../../ui/form-messages.tsx";
 import { TextField } from "../../ui/text-field.tsx";
 import "./sms-card.css";
@@ -22,26 +23,32 @@ const smsKey = ["account", "sms"] as const;
 function useSmsSettings() {
   return useQuery({
     queryKey: smsKey,
-    queryFn: () => apiRequest("/api/accounts/sms", smsSettingsResponseSchema),
+    queryFn: () => call(SMS_ENDPOINTS.settings, {}),
     // While the code is on its way, its state is asked for again: "sent" once Hubtel accepted it.
     refetchInterval: (query) => (query.state.data?.settings.codeStatus === "sending" ? 3_000 : false),
   });
 }
 
-type SmsCall = { path: string; method: "POST" | "PUT" | "DELETE"; body?: unknown };
+/** A change of the settings: a call of one of SMS_ENDPOINTS' changes, each answered with the settings as they now are. */
+type SmsChange = () => Promise<Answer<typeof SMS_ENDPOINTS.settings>>;
 
-function useSmsCall() {
+const sendCode = (phone: string): SmsChange => () => call(SMS_ENDPOINTS.sendCode, { body: { phone } });
+const confirmCode = (code: string): SmsChange => () => call(SMS_ENDPOINTS.confirm, { body: { code } });
+const savePreferences = (preferences: SmsPreferences): SmsChange => () => call(SMS_ENDPOINTS.savePreferences, { body: preferences });
+const removeNumber: SmsChange = () => call(SMS_ENDPOINTS.removeNumber, {});
+
+function useSmsChange() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: ({ path, method, body }: SmsCall) => apiRequest(path, smsSettingsResponseSchema, { method, body }),
+    mutationFn: (change: SmsChange) => change(),
     onSuccess: (answer) => queryClient.setQueryData(smsKey, { settings: answer.settings }),
   });
 }
 
 export function SmsCard() {
   const settings = useSmsSettings();
-  const call = useSmsCall();
-  // A call's answer is put in the query, which the code's state then keeps up to date.
+  const change = useSmsChange();
+  // A change's answer is put in the query, which the code's state then keeps up to date.
   const current = settings.data?.settings;
   return (
     <section className="card stack account-card" aria-labelledby="account-sms">
@@ -49,17 +56,17 @@ export function SmsCard() {
       {!current ? (
         <FormMessages error={settings.error?.message} info={settings.isPending ? "Loading..." : undefined} />
       ) : current.confirmed && current.phone ? (
-        <ConfirmedNumber settings={current} phone={current.phone} call={call} />
+        <ConfirmedNumber settings={current} phone={current.phone} change={change} />
       ) : current.phone ? (
-        <PendingNumber settings={current} phone={current.phone} call={call} />
+        <PendingNumber settings={current} phone={current.phone} change={change} />
       ) : (
-        <AddNumber call={call} />
+        <AddNumber change={change} />
       )}
     </section>
   );
 }
 
-type CallProps = { call: ReturnType<typeof useSmsCall> };
+type ChangeProps = { change: ReturnType<typeof useSmsChange> };
 
 const PHONE_FIELD = {
   label: "Mobile number",
@@ -70,20 +77,20 @@ const PHONE_FIELD = {
 } as const;
 const CODE_FIELD = { label: "6-digit code", inputMode: "numeric", autoComplete: "one-time-code", maxLength: 6 } as const;
 
-/** A form of one field, posted to `path` as `{ [name]: value }`. */
-function useOneFieldForm(call: CallProps["call"], path: string, name: "phone" | "code") {
+/** A form of one field, its value sent by `changeOf`. */
+function useOneFieldForm(change: ChangeProps["change"], changeOf: (value: string) => SmsChange) {
   const [value, setValue] = useState("");
   return {
     input: { value, onChange: (event: ChangeEvent<HTMLInputElement>) => setValue(event.target.value) },
     onSubmit: (event: FormEvent) => {
       event.preventDefault();
-      call.mutate({ path, method: "POST", body: { [name]: value } });
+      change.mutate(changeOf(value));
     },
   };
 }
 
-function AddNumber({ call }: CallProps) {
-  const { input, onSubmit } = useOneFieldForm(call, "/api/accounts/sms/number", "phone");
+function AddNumber({ change }: ChangeProps) {
+  const { input, onSubmit } = useOneFieldForm(change, sendCode);
   return (
     <>
       <p>
@@ -93,9 +100,9 @@ function AddNumber({ call }: CallProps) {
       <form className="form" noValidate onSubmit={onSubmit}>
         <TextField {...PHONE_FIELD} {...input} />
         {/* Shown here, the answer can only be the removal's. */}
-        <FormMessages error={call.error?.message} success={call.data?.message} />
-        <button type="submit" className="button" disabled={call.isPending}>
-          {call.isPending ? "Sending..." : "Send code"}
+        <FormMessages error={change.error?.message} success={change.data?.message} />
+        <button type="submit" className="button" disabled={change.isPending}>
+          {change.isPending ? "Sending..." : "Send code"}
         </button>
       </form>
     </>
@@ -108,13 +115,13 @@ const CODE_STATUS_TEXT = {
   failing: "We could not send the code yet; we keep trying. You can also ask for a new code.",
 } as const;
 
-function PendingNumber({ settings, phone, call }: CallProps & { settings: SmsSettings; phone: string }) {
+function PendingNumber({ settings, phone, change }: ChangeProps & { settings: SmsSettings; phone: string }) {
   return (
     <CodeForm
-      call={call}
+      change={change}
       codeTo={phone}
       confirmLabel="Confirm number"
-      back={{ label: "Use another number", call: { path: "/api/accounts/sms/number", method: "DELETE" } }}
+      back={{ label: "Use another number", change: removeNumber }}
       messages
     >
       Confirm <strong>{formatGhanaPhone(phone)}</strong> with the 6-digit code we send to it by SMS.{" "}
@@ -125,29 +132,29 @@ function PendingNumber({ settings, phone, call }: CallProps & { settings: SmsSet
 
 /**
  * The 6-digit code sent to `codeTo`, with Confirm, Send a new code, and the way `back`; `children`
- * say what the code confirms. With `messages`, the call's answer shows in the form.
+ * say what the code confirms. With `messages`, the change's answer shows in the form.
  */
-function CodeForm(props: CallProps & { codeTo: string; confirmLabel: string; back: { label: string; call: SmsCall }; messages?: boolean; children: ReactNode }) {
-  const { call, codeTo, back } = props;
-  const { input, onSubmit } = useOneFieldForm(call, "/api/accounts/sms/confirm", "code");
+function CodeForm(props: ChangeProps & { codeTo: string; confirmLabel: string; back: { label: string; change: SmsChange }; messages?: boolean; children: ReactNode }) {
+  const { change, codeTo, back } = props;
+  const { input, onSubmit } = useOneFieldForm(change, confirmCode);
   return (
     <form className="form" noValidate onSubmit={onSubmit}>
       <p>{props.children}</p>
       <TextField {...CODE_FIELD} {...input} />
-      {props.messages && <FormMessages error={call.error?.message} success={call.data?.message} />}
+      {props.messages && <FormMessages error={change.error?.message} success={change.data?.message} />}
       <div className="sms-actions">
-        <button type="submit" className="button" disabled={call.isPending}>
-          {call.isPending ? "Checking..." : props.confirmLabel}
+        <button type="submit" className="button" disabled={change.isPending}>
+          {change.isPending ? "Checking..." : props.confirmLabel}
         </button>
         <button
           type="button"
           className="button button-secondary"
-          disabled={call.isPending}
-          onClick={() => call.mutate({ path: "/api/accounts/sms/number", method: "POST", body: { phone: codeTo } })}
+          disabled={change.isPending}
+          onClick={() => change.mutate(sendCode(codeTo))}
         >
           Send a new code
         </button>
-        <button type="button" className="button button-secondary" disabled={call.isPending} onClick={() => call.mutate(back.call)}>
+        <button type="button" className="button button-secondary" disabled={change.isPending} onClick={() => change.mutate(back.change)}>
           {back.label}
         </button>
       </div>
@@ -159,25 +166,25 @@ function CodeForm(props: CallProps & { codeTo: string; confirmLabel: string; bac
  * Another number for a confirmed one: the code goes to the new number, and SMS keep coming to the
  * confirmed one until the code is given (docs/product.md, "SMS").
  */
-function ChangeNumber({ call }: CallProps) {
-  const { input, onSubmit } = useOneFieldForm(call, "/api/accounts/sms/number", "phone");
+function ChangeNumber({ change }: ChangeProps) {
+  const { input, onSubmit } = useOneFieldForm(change, sendCode);
   return (
     <form className="form" noValidate onSubmit={onSubmit}>
       <TextField {...PHONE_FIELD} label="New mobile number" {...input} />
-      <button type="submit" className="button button-secondary" disabled={call.isPending}>
-        {call.isPending ? "Sending..." : "Send code to new number"}
+      <button type="submit" className="button button-secondary" disabled={change.isPending}>
+        {change.isPending ? "Sending..." : "Send code to new number"}
       </button>
     </form>
   );
 }
 
-function NewNumberCode({ settings, phone, pendingPhone, call }: CallProps & { settings: SmsSettings; phone: string; pendingPhone: string }) {
+function NewNumberCode({ settings, phone, pendingPhone, change }: ChangeProps & { settings: SmsSettings; phone: string; pendingPhone: string }) {
   return (
     <CodeForm
-      call={call}
+      change={change}
       codeTo={pendingPhone}
       confirmLabel="Confirm new number"
-      back={{ label: `Keep ${formatGhanaPhone(phone)}`, call: { path: "/api/accounts/sms/number", method: "POST", body: { phone } } }}
+      back={{ label: `Keep ${formatGhanaPhone(phone)}`, change: sendCode(phone) }}
     >
       To have SMS sent to <strong>{formatGhanaPhone(pendingPhone)}</strong> instead, enter the 6-digit code we send to it.
       Until then they keep coming to {formatGhanaPhone(phone)}. {settings.codeStatus ? CODE_STATUS_TEXT[settings.codeStatus] : ""}
@@ -185,12 +192,12 @@ function NewNumberCode({ settings, phone, pendingPhone, call }: CallProps & { se
   );
 }
 
-function ConfirmedNumber({ settings, phone, call }: CallProps & { settings: SmsSettings; phone: string }) {
+function ConfirmedNumber({ settings, phone, change }: ChangeProps & { settings: SmsSettings; phone: string }) {
   // The box shows its new state at once; the server's answer (or refusal) follows under it.
   const [preferences, setPreferences] = useState(settings.preferences);
   const save = (next: SmsPreferences) => {
     setPreferences(next);
-    call.mutate({ path: "/api/accounts/sms/preferences", method: "PUT", body: next });
+    change.mutate(savePreferences(next));
   };
   return (
     <>
@@ -211,16 +218,16 @@ function ConfirmedNumber({ settings, phone, call }: CallProps & { settings: SmsS
         ))}
       </fieldset>
       {settings.pendingPhone ? (
-        <NewNumberCode settings={settings} phone={phone} pendingPhone={settings.pendingPhone} call={call} />
+        <NewNumberCode settings={settings} phone={phone} pendingPhone={settings.pendingPhone} change={change} />
       ) : (
-        <ChangeNumber call={call} />
+        <ChangeNumber change={change} />
       )}
-      <FormMessages error={call.error?.message} success={call.data?.message} />
+      <FormMessages error={change.error?.message} success={change.data?.message} />
       <button
         type="button"
         className="button button-secondary"
-        disabled={call.isPending}
-        onClick={() => call.mutate({ path: "/api/accounts/sms/number", method: "DELETE" })}
+        disabled={change.isPending}
+        onClick={() => change.mutate(removeNumber)}
       >
         Turn off SMS and remove my number
       </button>

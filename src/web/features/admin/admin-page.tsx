@@ -4,16 +4,16 @@ import { useSearchParams } from "react-router";
 import type { AdminSummary } from "../../../shared/contracts/admin.ts";
 import "./admin.css";
 import { useAdminSummary } from "./admin-api.ts";
-import { AnnouncementsTab } from "./announcements-tab.tsx";
-import { AuditTab } from "./audit-tab.tsx";
-import { DashboardTab } from "./dashboard-tab.tsx";
-import { MentorshipTab } from "./mentorship-tab.tsx";
-import { MessagesTab } from "./messages-tab.tsx";
-import { PaymentsTab } from "./payments-tab.tsx";
-import { ProgramsTab } from "./programs-tab.tsx";
-import { QuestionsTab } from "./questions-tab.tsx";
-import { UsersTab } from "./users-tab.tsx";
-import { WaitlistTab } from "./waitlist-tab.tsx";
+import { AnnouncementsTab } from "./announcements/announcements-tab.tsx";
+import { AuditTab } from "./records/audit-tab.tsx";
+import { DashboardTab } from "./dashboard/dashboard-tab.tsx";
+import { MentorshipTab } from "./support/mentorship-tab.tsx";
+import { MessagesTab } from "./records/messages-tab.tsx";
+import { PaymentsTab } from "./billing/payments-tab.tsx";
+import { ProgramsTab } from "./catalog/programs-tab.tsx";
+import { QuestionsTab } from "./support/questions-tab.tsx";
+import { UsersTab } from "./users/users-tab.tsx";
+import { WaitlistTab } from "./cohorts/waitlist-tab.tsx";
 
 const TABS = [
   // The first tab, so /admin opens on how the academy is doing (docs/admin.md, "Dashboard").

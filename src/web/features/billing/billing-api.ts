@@ -1,25 +1,9 @@
 // Prices, the signed-in user's subscription and waitlist place, and the calls around a checkout.
 // The server prices and credits everything; the browser only asks and shows the answers.
 import { keepPreviousData, queryOptions, useQuery, useQueryClient } from "@tanstack/react-query";
-import type * as z from "zod/mini";
-import {
-  autoRenewalSchema,
-  checkoutClosedSchema,
-  checkoutSchema,
-  eligibilitySchema,
-  paymentHistorySchema,
-  pricesResponseSchema,
-  receiptSchema,
-  subscriptionQuoteSchema,
-  subscriptionSchema,
-  verifyResponseSchema,
-  waitlistStatusSchema,
-  type subscriptionRequestSchema,
-  type verifyWaitlistRequestSchema,
-  type waitlistCheckoutRequestSchema,
-} from "../../../shared/contracts/billing.ts";
+import { BILLING_ENDPOINTS } from "../../../shared/contracts/billing.ts";
 import type { PaidPlan } from "../../../shared/plans.ts";
-import { apiRequest } from "../../lib/api.ts";
+import { call } from "../../lib/api.ts";
 import { meQuery } from "../../session/session.ts";
 
 /** Everything under this key belongs to the signed-in user and changes with a payment. */
@@ -27,7 +11,7 @@ const USER_BILLING_KEY = ["billing", "user"] as const;
 
 export const pricesQuery = queryOptions({
   queryKey: ["billing", "prices"],
-  queryFn: () => apiRequest("/api/prices", pricesResponseSchema),
+  queryFn: () => call(BILLING_ENDPOINTS.prices, {}),
 });
 
 export function usePrices() {
@@ -43,13 +27,9 @@ export function usePricesForCheckout() {
   return () => queryClient.ensureQueryData(pricesQuery).catch(() => undefined);
 }
 
-function manageSubscription<S extends z.ZodMiniType>(body: z.input<typeof subscriptionRequestSchema>, schema: S) {
-  return apiRequest("/api/subscription-management", schema, { method: "POST", body });
-}
-
 export const subscriptionQuery = queryOptions({
   queryKey: [...USER_BILLING_KEY, "subscription"],
-  queryFn: () => apiRequest("/api/subscription", subscriptionSchema),
+  queryFn: () => call(BILLING_ENDPOINTS.subscription, {}),
 });
 
 export function useSubscription() {
@@ -59,7 +39,7 @@ export function useSubscription() {
 export function eligibilityQuery(planId: PaidPlan) {
   return queryOptions({
     queryKey: [...USER_BILLING_KEY, "eligibility", planId],
-    queryFn: () => manageSubscription({ action: "check_eligibility", planId }, eligibilitySchema),
+    queryFn: () => checkEligibility(planId),
     // A question asked afresh (POST, never kept offline): offline, the plans show without it.
     meta: { offline: "optional" },
   });
@@ -76,7 +56,7 @@ export function useEligibility(planId: PaidPlan, enabled: boolean) {
 export function useSubscriptionQuote(planId: PaidPlan, enabled: boolean) {
   return useQuery({
     queryKey: [...USER_BILLING_KEY, "quote", planId],
-    queryFn: () => manageSubscription({ action: "quote_subscription", planId }, subscriptionQuoteSchema),
+    queryFn: () => call(BILLING_ENDPOINTS.quoteSubscription, { body: { action: "quote_subscription", planId } }),
     enabled,
     retry: false,
     meta: { offline: "optional" },
@@ -84,21 +64,21 @@ export function useSubscriptionQuote(planId: PaidPlan, enabled: boolean) {
 }
 
 export function checkEligibility(planId: PaidPlan) {
-  return manageSubscription({ action: "check_eligibility", planId }, eligibilitySchema);
+  return call(BILLING_ENDPOINTS.checkEligibility, { body: { action: "check_eligibility", planId } });
 }
 
 /** Creates the Paystack transaction for a subscription; the server prices it. */
 export function createSubscription(planId: PaidPlan) {
-  return manageSubscription({ action: "create_subscription", planId }, checkoutSchema);
+  return call(BILLING_ENDPOINTS.createSubscription, { body: { action: "create_subscription", planId } });
 }
 
 export function verifySubscriptionPayment(reference: string) {
-  return apiRequest(`/api/verify-paystack?${new URLSearchParams({ reference })}`, verifyResponseSchema);
+  return call(BILLING_ENDPOINTS.verifySubscription, { query: { reference } });
 }
 
 export const waitlistQuery = queryOptions({
   queryKey: [...USER_BILLING_KEY, "waitlist"],
-  queryFn: () => apiRequest("/api/waitlist", waitlistStatusSchema),
+  queryFn: () => call(BILLING_ENDPOINTS.waitlist, {}),
 });
 
 export function useWaitlist(enabled: boolean) {
@@ -106,13 +86,11 @@ export function useWaitlist(enabled: boolean) {
 }
 
 export function startWaitlistCheckout(plan: PaidPlan) {
-  const body: z.input<typeof waitlistCheckoutRequestSchema> = { plan };
-  return apiRequest("/api/waitlist/checkout", checkoutSchema, { method: "POST", body });
+  return call(BILLING_ENDPOINTS.waitlistCheckout, { body: { plan } });
 }
 
 export function verifyWaitlistPayment(reference: string, plan: PaidPlan) {
-  const body: z.input<typeof verifyWaitlistRequestSchema> = { reference, type: "waitlist", plan };
-  return apiRequest("/api/verify-paystack", verifyResponseSchema, { method: "POST", body });
+  return call(BILLING_ENDPOINTS.verifyWaitlist, { body: { reference, type: "waitlist", plan } });
 }
 
 /**
@@ -120,13 +98,13 @@ export function verifyWaitlistPayment(reference: string, plan: PaidPlan) {
  * (docs/subscriptions.md, "Asking Paystack"). The browser says only that it ended.
  */
 export function reportCheckoutClosed(reference: string) {
-  return apiRequest(`/api/payments/${encodeURIComponent(reference)}/closed`, checkoutClosedSchema, { method: "POST" });
+  return call(BILLING_ENDPOINTS.checkoutClosed, { params: { reference } });
 }
 
 /** Automatic renewal of a card payer's plan (docs/subscriptions.md, "Automatic renewal"). */
 export const autoRenewalQuery = queryOptions({
   queryKey: [...USER_BILLING_KEY, "auto-renewal"],
-  queryFn: () => apiRequest("/api/subscription/auto-renewal", autoRenewalSchema),
+  queryFn: () => call(BILLING_ENDPOINTS.autoRenewal, {}),
 });
 
 export function useAutoRenewal() {
@@ -135,7 +113,7 @@ export function useAutoRenewal() {
 
 /** Turns automatic renewal on or off; the server answers the new state, or why it cannot. */
 export function setAutoRenewal(enabled: boolean) {
-  return apiRequest("/api/subscription/auto-renewal", autoRenewalSchema, { method: "PUT", body: { enabled } });
+  return call(BILLING_ENDPOINTS.setAutoRenewal, { body: { enabled } });
 }
 
 /** After a credited payment: the plan, the tracks and the waitlist place are all read afresh. */
@@ -152,7 +130,7 @@ export function usePaymentCredited() {
 export function usePaymentHistory(page: number) {
   return useQuery({
     queryKey: [...USER_BILLING_KEY, "payments", { page }],
-    queryFn: () => apiRequest(`/api/payments?${new URLSearchParams({ page: String(page) })}`, paymentHistorySchema),
+    queryFn: () => call(BILLING_ENDPOINTS.history, { query: { page } }),
     placeholderData: keepPreviousData,
   });
 }
@@ -161,7 +139,7 @@ export function usePaymentHistory(page: number) {
 export function useReceipt(reference: string, enabled = true) {
   return useQuery({
     queryKey: [...USER_BILLING_KEY, "receipt", reference],
-    queryFn: () => apiRequest(`/api/payments/${encodeURIComponent(reference)}`, receiptSchema),
+    queryFn: () => call(BILLING_ENDPOINTS.receipt, { params: { reference } }),
     retry: false,
     enabled,
   });

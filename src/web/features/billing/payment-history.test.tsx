@@ -3,7 +3,7 @@
 import { cleanup, screen, within } from "@testing-library/react";
 import type { ReactNode } from "react";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import type { LearnerPayment, Receipt } from "../../../shared/contracts/billing.ts";
+import type { OwnPayment, Receipt } from "../../../shared/contracts/billing.ts";
 import { renderRoutes } from "../../testing/render.tsx";
 import { PaymentHistory } from "./payment-history.tsx";
 import { ReceiptPage } from "./receipt-page.tsx";
@@ -28,7 +28,7 @@ function show(element: ReactNode, path: string, pattern = "*") {
   renderRoutes([{ path: pattern, element }], path);
 }
 
-const PAID: LearnerPayment = {
+const PAID: OwnPayment = {
   reference: "LTF-INTERMEDIATE-1754300000000",
   kind: "subscription",
   plan: "intermediate",

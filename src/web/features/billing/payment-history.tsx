@@ -8,7 +8,7 @@ import {
   PAYMENT_STATUS_TEXT,
   paymentPurpose,
   receiptPath,
-  type LearnerPayment,
+  type OwnPayment,
 } from "../../../shared/contracts/billing.ts";
 import { PagedTable, usePageParam } from "../../ui/pagination.tsx";
 import { usePaymentHistory } from "./billing-api.ts";
@@ -61,7 +61,7 @@ export function PaymentHistory() {
   );
 }
 
-function PaymentRow({ payment }: { payment: LearnerPayment }) {
+function PaymentRow({ payment }: { payment: OwnPayment }) {
   const date = payment.paidAt ?? payment.createdAt;
   return (
     <tr role="row">
@@ -96,7 +96,7 @@ function PaymentRow({ payment }: { payment: LearnerPayment }) {
 }
 
 /** The status as the learner reads it; money given back is said with its amount. */
-export function PaymentStatus({ payment }: { payment: Pick<LearnerPayment, "status" | "refundedMinor" | "amountMinor"> }) {
+export function PaymentStatus({ payment }: { payment: Pick<OwnPayment, "status" | "refundedMinor" | "amountMinor"> }) {
   const partly = payment.status === "success" && payment.refundedMinor > 0;
   return (
     <>

@@ -3,8 +3,8 @@
 // coming back shows the plan paid for, even when the webhook is late and the tab was closed.
 // A seam: the program and account pages use it too (eslint.config.js).
 import { useQuery, useQueryClient } from "@tanstack/react-query";
-import { pendingVerifiedSchema } from "../../../shared/contracts/billing.ts";
-import { apiRequest } from "../../lib/api.ts";
+import { BILLING_ENDPOINTS } from "../../../shared/contracts/billing.ts";
+import { call } from "../../lib/api.ts";
 import { useSignedInUser } from "../../session/session.ts";
 
 /** The server asks Paystack about a payment at most once a minute: no need to ask it more often. */
@@ -16,7 +16,7 @@ export function useVerifyPendingPayments(): void {
   useQuery({
     queryKey: ["billing", "pending-verified", user?.id ?? null],
     queryFn: async () => {
-      const answer = await apiRequest("/api/payments/pending/verify", pendingVerifiedSchema, { method: "POST" });
+      const answer = await call(BILLING_ENDPOINTS.verifyPending, {});
       // A payment settled while the learner was away changes their plan, and with it what every
       // page shows: everything is read afresh.
       if (answer.settled.length > 0) await queryClient.invalidateQueries({ predicate: (query) => query.queryKey[1] !== "pending-verified" });

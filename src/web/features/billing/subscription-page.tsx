@@ -7,7 +7,7 @@ import { BILLING_MESSAGES, checkoutDisclosure, type Prices, type Subscription } 
 import { PAID_PLANS, tracksForPlan, type PaidPlan, type Plan } from "../../../shared/plans.ts";
 import { notify } from "../../ui/toast.tsx";
 import { useSignedInUser } from "../../session/session.ts";
-import { usePrograms } from "../learning/catalog-api.ts";
+import { usePrograms } from "../learning/catalog.seam.ts";
 import {
   checkEligibility,
   createSubscription,

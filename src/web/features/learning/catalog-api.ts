@@ -1,10 +1,10 @@
 import { queryOptions, useQuery } from "@tanstack/react-query";
-import { programListSchema } from "../../../shared/contracts/catalog.ts";
-import { apiRequest } from "../../lib/api.ts";
+import { CATALOG_ENDPOINTS } from "../../../shared/contracts/catalog.ts";
+import { call } from "../../lib/api.ts";
 
 export const programsQuery = queryOptions({
   queryKey: ["programs"],
-  queryFn: async () => (await apiRequest("/api/programs", programListSchema)).programs,
+  queryFn: async () => (await call(CATALOG_ENDPOINTS.programs, {})).programs,
 });
 
 export function usePrograms() {

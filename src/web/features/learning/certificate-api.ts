@@ -1,11 +1,11 @@
 import { queryOptions, useQuery } from "@tanstack/react-query";
-import { publicCertificateSchema } from "../../../shared/contracts/certificates.ts";
-import { apiRequest } from "../../lib/api.ts";
+import { CERTIFICATE_ENDPOINTS } from "../../../shared/contracts/certificates.ts";
+import { call } from "../../lib/api.ts";
 
 export function certificateQuery(id: string) {
   return queryOptions({
     queryKey: ["certificate", id],
-    queryFn: () => apiRequest(`/api/certificates/${encodeURIComponent(id)}`, publicCertificateSchema),
+    queryFn: () => call(CERTIFICATE_ENDPOINTS.verify, { params: { id } }),
   });
 }
 

@@ -2,22 +2,10 @@
 // and answering a question. The server decides everything; the cache mirrors its answers.
 import { queryOptions, useMutation, useQuery, useQueryClient, type QueryClient } from "@tanstack/react-query";
 import { useCallback } from "react";
-import {
-  lessonContentSchema,
-  lessonPositionSchema,
-  lessonPositionsSchema,
-  programPreviewSchema,
-  newAttemptResponseSchema,
-  progressSummarySchema,
-  quizAnswerResponseSchema,
-  trackDetailSchema,
-  watchedResponseSchema,
-  type LessonPositions,
-  type TrackDetail,
-} from "../../../shared/contracts/learning.ts";
+import { LEARNING_ENDPOINTS, type LessonPositions, type TrackDetail } from "../../../shared/contracts/learning.ts";
 import { isQuizUnlocked } from "../../../shared/learning.ts";
-import { lessonContentReadPath, lessonPositionsReadPath, programPageReads, trackReadPath } from "../../../shared/program-page-reads.ts";
-import { apiRequest, ApiRequestError } from "../../lib/api.ts";
+import { programPageReads } from "../../../shared/program-page-reads.ts";
+import { ApiRequestError, call } from "../../lib/api.ts";
 import { notify } from "../../ui/toast.tsx";
 import { dataSaverOn } from "../../lib/data-saver.ts";
 import { siteConfigQuery } from "../../lib/site-config.ts";
@@ -26,7 +14,7 @@ import { thumbnailShown, WIDE_SCREEN } from "./video-watching.ts";
 
 export const progressQuery = queryOptions({
   queryKey: ["progress"],
-  queryFn: () => apiRequest("/api/progress", progressSummarySchema),
+  queryFn: () => call(LEARNING_ENDPOINTS.progress, {}),
 });
 
 /** The learner's progress per program; `enabled: false` for a visitor, who has none. */
@@ -42,7 +30,7 @@ export function useNextStep({ enabled = true }: { enabled?: boolean } = {}) {
 export function trackQuery(track: string) {
   return queryOptions({
     queryKey: ["track", track],
-    queryFn: () => apiRequest(trackReadPath(track), trackDetailSchema),
+    queryFn: () => call(LEARNING_ENDPOINTS.track, { params: { track } }),
   });
 }
 
@@ -54,8 +42,7 @@ export function useTrack(track: string) {
 function lessonContentQuery(track: string, moduleId: string) {
   return queryOptions({
     queryKey: ["track", track, "lesson", moduleId],
-    queryFn: () =>
-      apiRequest(lessonContentReadPath(track, moduleId), lessonContentSchema),
+    queryFn: () => call(LEARNING_ENDPOINTS.lesson, { params: { track, moduleId } }),
   });
 }
 
@@ -70,7 +57,7 @@ export function useLessonContent(track: string, moduleId: string) {
 export function lessonPositionsQuery(track: string) {
   return queryOptions({
     queryKey: ["positions", track],
-    queryFn: async () => (await apiRequest(lessonPositionsReadPath(track), lessonPositionsSchema)).positions,
+    queryFn: async () => (await call(LEARNING_ENDPOINTS.positions, { params: { track } })).positions,
     staleTime: Infinity,
   });
 }
@@ -84,7 +71,7 @@ export function useLessonPositions(track: string, { enabled = true }: { enabled?
 export function useProgramPreview(track: string) {
   return useQuery({
     queryKey: ["preview", track],
-    queryFn: () => apiRequest(`/api/programs/${encodeURIComponent(track)}/preview`, programPreviewSchema),
+    queryFn: () => call(LEARNING_ENDPOINTS.preview, { params: { track } }),
   });
 }
 
@@ -97,8 +84,7 @@ export function useSaveLessonPosition(track: string) {
   return useCallback(
     (moduleId: string, seconds: number, { leaving = false }: { leaving?: boolean } = {}) => {
       queryClient.setQueryData<LessonPositions>(lessonPositionsQuery(track).queryKey, (positions) => ({ ...positions, [moduleId]: seconds }));
-      const path = `/api/programs/${encodeURIComponent(track)}/modules/${encodeURIComponent(moduleId)}/position`;
-      apiRequest(path, lessonPositionSchema, { method: "PUT", body: { seconds }, keepalive: leaving }).catch(() => undefined);
+      call(LEARNING_ENDPOINTS.savePosition, { params: { track, moduleId }, body: { seconds } }, { keepalive: leaving }).catch(() => undefined);
     },
     [queryClient, track],
   );
@@ -134,12 +120,7 @@ function isStale(error: Error): boolean {
 export function useMarkWatched(track: string) {
   const cache = useTrackCache(track);
   return useMutation({
-    mutationFn: (moduleId: string) =>
-      apiRequest(
-        `/api/programs/${encodeURIComponent(track)}/modules/${encodeURIComponent(moduleId)}/watched`,
-        watchedResponseSchema,
-        { method: "POST", body: {} },
-      ),
+    mutationFn: (moduleId: string) => call(LEARNING_ENDPOINTS.markWatched, { params: { track, moduleId } }),
     onSuccess: (response) => {
       cache.update((detail) => withWatched(detail, response));
       void cache.progressChanged();
@@ -162,11 +143,7 @@ export function notSavedOffline(error: unknown): boolean {
 export function useAnswerQuestion(track: string) {
   const cache = useTrackCache(track);
   return useMutation({
-    mutationFn: (answer: { questionIndex: number; option: string }) =>
-      apiRequest(`/api/programs/${encodeURIComponent(track)}/quiz/answers`, quizAnswerResponseSchema, {
-        method: "POST",
-        body: answer,
-      }),
+    mutationFn: (answer: { questionIndex: number; option: string }) => call(LEARNING_ENDPOINTS.answerQuiz, { params: { track }, body: answer }),
     onSuccess: ({ correct, completion, explanation, attempts, nextAttemptAt }, { questionIndex, option }) => {
       cache.update((detail) => {
         if (!detail.quiz) return detail;
@@ -192,8 +169,7 @@ export function useAnswerQuestion(track: string) {
 export function useNewAttempt(track: string) {
   const cache = useTrackCache(track);
   return useMutation({
-    mutationFn: () =>
-      apiRequest(`/api/programs/${encodeURIComponent(track)}/quiz/attempts`, newAttemptResponseSchema, { method: "POST", body: {} }),
+    mutationFn: () => call(LEARNING_ENDPOINTS.newAttempt, { params: { track } }),
     onSuccess: ({ quiz }) => {
       cache.update((detail) => ({ ...detail, quiz }));
     },

@@ -9,7 +9,7 @@ import { LEARNING_MESSAGES } from "../../../shared/contracts/learning.ts";
 import type { MeUser } from "../../../shared/contracts/session.ts";
 import { tracksForPlan } from "../../../shared/plans.ts";
 import { meQuery, useSignedInUser } from "../../session/session.ts";
-import { useVerifyPendingPayments } from "../billing/pending-payments.ts";
+import { useVerifyPendingPayments } from "../billing/pending-payments.seam.ts";
 import { progressQuery, useNextStep, useProgress } from "./learning-api.ts";
 import { usePrograms } from "./catalog-api.ts";
 import { trackPath } from "./course.ts";

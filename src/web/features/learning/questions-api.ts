@@ -2,25 +2,16 @@
 // time, asking and answering, and the administrators' pin and remove. The server decides who may
 // do what; every change reloads the questions on screen.
 import { infiniteQueryOptions, useInfiniteQuery, useMutation, useQueryClient } from "@tanstack/react-query";
-import {
-  answerResponseSchema,
-  okSchema,
-  questionPageSchema,
-  questionResponseSchema,
-} from "../../../shared/contracts/support.ts";
-import { apiRequest } from "../../lib/api.ts";
+import { SUPPORT_ENDPOINTS } from "../../../shared/contracts/support.ts";
+import { call } from "../../lib/api.ts";
 
 /** Every lesson's questions are cached under this key. */
 const QUESTIONS_KEY = ["questions"] as const;
 
-function lessonPath(track: string, moduleId: string) {
-  return `/api/programs/${encodeURIComponent(track)}/modules/${encodeURIComponent(moduleId)}/questions`;
-}
-
 export function lessonQuestionsQuery(track: string, moduleId: string) {
   return infiniteQueryOptions({
     queryKey: [...QUESTIONS_KEY, track, moduleId],
-    queryFn: ({ pageParam }) => apiRequest(`${lessonPath(track, moduleId)}?page=${pageParam}`, questionPageSchema),
+    queryFn: ({ pageParam }) => call(SUPPORT_ENDPOINTS.questions, { params: { track, moduleId }, query: { page: pageParam } }),
     initialPageParam: 1,
     getNextPageParam: (last, pages) => (last.hasMore ? pages.length + 1 : undefined),
     // Not kept for offline: the lesson shows without its questions, which say they could not load.
@@ -41,7 +32,7 @@ function useRefresh(onChanged?: () => unknown) {
 export function useAskQuestion(track: string, moduleId: string) {
   const refresh = useRefresh();
   return useMutation({
-    mutationFn: (body: string) => apiRequest(lessonPath(track, moduleId), questionResponseSchema, { method: "POST", body: { body } }),
+    mutationFn: (body: string) => call(SUPPORT_ENDPOINTS.ask, { params: { track, moduleId }, body: { body } }),
     onSuccess: refresh,
   });
 }
@@ -49,8 +40,7 @@ export function useAskQuestion(track: string, moduleId: string) {
 export function useAnswerQuestion(questionId: string, onChanged?: () => unknown) {
   const refresh = useRefresh(onChanged);
   return useMutation({
-    mutationFn: (body: string) =>
-      apiRequest(`/api/questions/${encodeURIComponent(questionId)}/answers`, answerResponseSchema, { method: "POST", body: { body } }),
+    mutationFn: (body: string) => call(SUPPORT_ENDPOINTS.answer, { params: { questionId }, body: { body } }),
     onSuccess: refresh,
   });
 }
@@ -60,17 +50,16 @@ type Moderation = { action: "pin" | "unpin" } | { action: "remove" } | { action:
 /** An administrator's pin, unpin or removal. */
 export function useModerateQuestion(questionId: string, onChanged?: () => unknown) {
   const refresh = useRefresh(onChanged);
-  const question = `/api/admin/questions/${encodeURIComponent(questionId)}`;
   return useMutation({
     mutationFn: (change: Moderation) => {
       switch (change.action) {
         case "pin":
         case "unpin":
-          return apiRequest(`${question}/pin`, okSchema, { method: "PUT", body: { pinned: change.action === "pin" } });
+          return call(SUPPORT_ENDPOINTS.pin, { params: { questionId }, body: { pinned: change.action === "pin" } });
         case "remove":
-          return apiRequest(question, okSchema, { method: "DELETE" });
+          return call(SUPPORT_ENDPOINTS.removeQuestion, { params: { questionId } });
         case "removeAnswer":
-          return apiRequest(`/api/admin/answers/${encodeURIComponent(change.answerId)}`, okSchema, { method: "DELETE" });
+          return call(SUPPORT_ENDPOINTS.removeAnswer, { params: { answerId: change.answerId } });
       }
     },
     onSettled: refresh,

@@ -127,7 +127,7 @@ function usePremiumOnlyToast(premiumOnly: boolean, track: string) {
   }, [premiumOnly, track]);
 }
 
-const VerifyPendingPayments = lazy(async () => ({ default: (await import("../billing/pending-payments.ts")).VerifyPendingPayments }));
+const VerifyPendingPayments = lazy(async () => ({ default: (await import("../billing/pending-payments.seam.ts")).VerifyPendingPayments }));
 
 function PremiumOnly({ track, lessonId }: { track: string; lessonId: string | null }) {
   // The list of programs is public, so the page can name the program while its preview loads.

@@ -1,7 +1,7 @@
 import { Link, Navigate, useSearchParams } from "react-router";
 import { useSignedInUser } from "../../session/session.ts";
 import { safeRedirectPath } from "../../session/redirects.ts";
-import { ContinueLearning, ProgramCards } from "../learning/program-cards.tsx";
+import { ContinueLearning, ProgramCards } from "../learning/program-cards.seam.ts";
 import { HeroVideo } from "./hero-video.tsx";
 
 export function HomePage() {

@@ -1,16 +1,12 @@
 // 1-on-1 mentorship (docs/product.md, "Questions and mentorship"): the learner's requests, whether
 // their plan includes it (the server decides), asking for a session and cancelling one.
 import { queryOptions, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import {
-  mentorshipListSchema,
-  mentorshipResponseSchema,
-  type MentorshipRequestInput,
-} from "../../../shared/contracts/support.ts";
-import { apiRequest } from "../../lib/api.ts";
+import { SUPPORT_ENDPOINTS, type MentorshipRequestInput } from "../../../shared/contracts/support.ts";
+import { call } from "../../lib/api.ts";
 
 const mentorshipQuery = queryOptions({
   queryKey: ["mentorship"],
-  queryFn: () => apiRequest("/api/mentorship", mentorshipListSchema),
+  queryFn: () => call(SUPPORT_ENDPOINTS.mentorship, {}),
 });
 
 export function useMentorship() {
@@ -20,7 +16,7 @@ export function useMentorship() {
 export function useRequestMentorship() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (input: MentorshipRequestInput) => apiRequest("/api/mentorship", mentorshipResponseSchema, { method: "POST", body: input }),
+    mutationFn: (input: MentorshipRequestInput) => call(SUPPORT_ENDPOINTS.requestSession, { body: input }),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: mentorshipQuery.queryKey }),
   });
 }
@@ -28,8 +24,7 @@ export function useRequestMentorship() {
 export function useCancelMentorship() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (id: string) =>
-      apiRequest(`/api/mentorship/${encodeURIComponent(id)}/cancel`, mentorshipResponseSchema, { method: "POST", body: {} }),
+    mutationFn: (id: string) => call(SUPPORT_ENDPOINTS.cancelSession, { params: { requestId: id } }),
     onSettled: () => queryClient.invalidateQueries({ queryKey: mentorshipQuery.queryKey }),
   });
 }

@@ -1,0 +1,22 @@
+// Announcements by email to learners who opted in, sent at a pace the mail provider accepts
+// (docs/product.md, "Announcements").
+import type { Feature, FeatureDeps } from "../../feature.ts";
+import { createAnnouncementSender } from "./announcements-sender.ts";
+import { announcementRoutes } from "./announcements.routes.ts";
+import { ANNOUNCEMENT_JOB } from "./announcements.service.ts";
+
+export function announcementsFeature(deps: FeatureDeps): Feature {
+  const { db, mailer, env } = deps;
+  return {
+    routes: announcementRoutes(deps),
+    jobs: {
+      [ANNOUNCEMENT_JOB]: createAnnouncementSender({
+        db,
+        mailer,
+        appUrl: env.appUrl,
+        secret: env.authSecret,
+        mailsPerMinute: env.mail.announcementsPerMinute,
+      }),
+    },
+  };
+}
