@@ -319,7 +319,7 @@ describe("Programs tab (docs/product.md, Admin console)", () => {
     fireEvent.click(screen.getByRole("button", { name: "Cancel Edit" }));
     expect(await screen.findByRole("heading", { name: "Add New Program" })).toBeTruthy();
     expect((screen.getByLabelText("Title") as HTMLInputElement).value).toBe("");
-  }, 15_000);
+  });
 
   it("deletes a program after confirmation", async () => {
     showProgramsTab();
