@@ -29,6 +29,7 @@ import { catalogFeature } from "./features/catalog/catalog.feature.ts";
 import { followCatalogChanges } from "./features/catalog/catalog-changes.ts";
 import { createCatalogCache, type CatalogCache } from "./features/catalog/catalog.service.ts";
 import { cohortsFeature } from "./features/cohorts/cohorts.feature.ts";
+import { toolsFeature } from "./features/tools/tools.feature.ts";
 import { contactFeature } from "./features/contact/contact.feature.ts";
 import { healthFeature } from "./features/health/health.feature.ts";
 import { certificatePageExists } from "./features/learning/certificates.ts";
@@ -183,6 +184,7 @@ export async function buildApp(options: AppOptions): Promise<BuiltApp> {
     smsFeature(deps),
     announcementsFeature(deps),
     cohortsFeature(deps),
+    toolsFeature(deps),
     // The platform's own schedule: rows past their retention deleted (jobs/retention.ts).
     { schedules: [RETENTION_SCHEDULE] },
   ];

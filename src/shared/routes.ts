@@ -87,6 +87,14 @@ export const ROUTES = [
     page: { module: "features/chat/chat-page.tsx", component: "ChatPage" },
   },
   {
+    id: "tools",
+    path: "/tools",
+    access: "public",
+    title: "Trading calculators",
+    description: "Free trading calculators: position size for a fixed risk, pip value, risk to reward and margin, in dollars and cedis.",
+    page: { module: "features/tools/tools-page.tsx", component: "ToolsPage" },
+  },
+  {
     id: "login",
     path: "/login",
     access: "public",

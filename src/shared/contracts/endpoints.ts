@@ -17,6 +17,7 @@ import { SESSION_ENDPOINTS } from "./session.ts";
 import { SITE_ENDPOINTS } from "./site.ts";
 import { SMS_ENDPOINTS } from "./sms.ts";
 import { SUPPORT_ENDPOINTS } from "./support.ts";
+import { TOOLS_ENDPOINTS } from "./tools.ts";
 
 export const ENDPOINTS = {
   accountSettings: ACCOUNT_SETTINGS_ENDPOINTS,
@@ -39,4 +40,5 @@ export const ENDPOINTS = {
   site: SITE_ENDPOINTS,
   sms: SMS_ENDPOINTS,
   support: SUPPORT_ENDPOINTS,
+  tools: TOOLS_ENDPOINTS,
 };

@@ -2,7 +2,7 @@
 // Preview shows the email and how many learners it reaches; Send, after a confirmation, starts the
 // job with what was previewed. The id is made once per message, so a second click or a retried
 // request starts the same announcement, never a second one (docs/admin.md, "Announcements").
-import { useId, useState, type ReactNode } from "react";
+import { useState } from "react";
 import { useForm, useWatch } from "react-hook-form";
 import {
   ANNOUNCEMENT_LIMITS,
@@ -15,6 +15,7 @@ import {
   type AnnouncementPreview,
   type Audience,
 } from "../../../../shared/contracts/announcements.ts";
+import { CheckedField } from "../../../ui/checked-field.tsx";
 import { ConfirmDialog } from "../../../ui/modal.tsx";
 import { FormMessages } from "../../../ui/form-messages.tsx";
 import { notify } from "../../../ui/toast.tsx";
@@ -112,18 +113,18 @@ export function AnnouncementComposer() {
     <section className="card announcement-compose" aria-labelledby="announcement-compose-heading">
       <h2 id="announcement-compose-heading">New announcement</h2>
       <form className="form" noValidate onSubmit={(event) => void onPreview(event)}>
-        <ComposeField label="Subject" error={errors.subject?.message}>
+        <CheckedField label="Subject" error={errors.subject?.message}>
           {(ids) => <input {...ids} type="text" maxLength={ANNOUNCEMENT_LIMITS.subject} {...register("subject")} />}
-        </ComposeField>
-        <ComposeField
+        </CheckedField>
+        <CheckedField
           label="Message"
           hint={`Plain text, up to ${ANNOUNCEMENT_LIMITS.body.toLocaleString("en-US")} characters; a blank line starts a new paragraph. Each learner's email greets them by name and ends with a link to unsubscribe.`}
           error={errors.body?.message}
         >
           {(ids) => <textarea {...ids} rows={8} maxLength={ANNOUNCEMENT_LIMITS.body} {...register("body")} />}
-        </ComposeField>
+        </CheckedField>
         <div className="announcement-audience">
-          <ComposeField label="Audience" error={errors.kind?.message}>
+          <CheckedField label="Audience" error={errors.kind?.message}>
             {(ids) => (
               <select {...ids} {...register("kind")}>
                 <option value="">Choose who receives it</option>
@@ -134,9 +135,9 @@ export function AnnouncementComposer() {
                 ))}
               </select>
             )}
-          </ComposeField>
+          </CheckedField>
           {kind === "plan" && (
-            <ComposeField label="Plan" hint="Free: everyone without an active paid plan." error={errors.plan?.message}>
+            <CheckedField label="Plan" hint="Free: everyone without an active paid plan." error={errors.plan?.message}>
               {(ids) => (
                 <select {...ids} {...register("plan")}>
                   <option value="">Choose a plan</option>
@@ -147,10 +148,10 @@ export function AnnouncementComposer() {
                   ))}
                 </select>
               )}
-            </ComposeField>
+            </CheckedField>
           )}
           {kind === "cohort" && (
-            <ComposeField label="Cohort" hint="Everyone with a place in it, admitted or still waiting." error={errors.cohort?.message ?? options.error?.message}>
+            <CheckedField label="Cohort" hint="Everyone with a place in it, admitted or still waiting." error={errors.cohort?.message ?? options.error?.message}>
               {(ids) => (
                 <select {...ids} {...register("cohort")}>
                   <option value="">{options.isPending ? "Loading cohorts..." : "Choose a cohort"}</option>
@@ -161,10 +162,10 @@ export function AnnouncementComposer() {
                   ))}
                 </select>
               )}
-            </ComposeField>
+            </CheckedField>
           )}
           {kind === "unfinished" && (
-            <ComposeField label="Program" hint="Learners who started it and hold no certificate for it." error={errors.program?.message ?? options.error?.message}>
+            <CheckedField label="Program" hint="Learners who started it and hold no certificate for it." error={errors.program?.message ?? options.error?.message}>
               {(ids) => (
                 <select {...ids} {...register("program")}>
                   <option value="">{options.isPending ? "Loading programs..." : "Choose a program"}</option>
@@ -175,7 +176,7 @@ export function AnnouncementComposer() {
                   ))}
                 </select>
               )}
-            </ComposeField>
+            </CheckedField>
           )}
         </div>
         <FormMessages error={preview.isError ? preview.error.message : undefined} />
@@ -227,29 +228,5 @@ export function AnnouncementComposer() {
         />
       )}
     </section>
-  );
-}
-
-type Ids = { id: string; "aria-describedby": string | undefined; "aria-invalid": true | undefined };
-
-/** A labelled control with its hint and, when the schema refused it, its message right under it. */
-function ComposeField({ label, hint, error, children }: { label: string; hint?: string; error?: string; children: (ids: Ids) => ReactNode }) {
-  const id = useId();
-  const described = [hint && `${id}-hint`, error && `${id}-error`].filter(Boolean).join(" ");
-  return (
-    <div className="field">
-      <label htmlFor={id}>{label}</label>
-      {children({ id, "aria-describedby": described || undefined, "aria-invalid": error ? true : undefined })}
-      {hint && (
-        <small id={`${id}-hint`} className="muted">
-          {hint}
-        </small>
-      )}
-      {error && (
-        <p id={`${id}-error`} className="field-error">
-          {error}
-        </p>
-      )}
-    </div>
   );
 }
