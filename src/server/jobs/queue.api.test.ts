@@ -235,4 +235,30 @@ describe("job queue", () => {
       .catch(() => undefined);
     expect(await t.database.db.select().from(jobs)).toEqual([]);
   });
+
+  it("runs only one kind's due jobs when asked for that kind, telling each handler which try it is", async () => {
+    const clock = manualClock();
+    const ran: string[] = [];
+    const tries: unknown[] = [];
+    const jobsRunner = runner(
+      {
+        "test.mail": async (_payload, job) => {
+          ran.push("mail");
+          tries.push(job);
+        },
+        "test.other": async () => {
+          ran.push("other");
+        },
+      },
+      clock,
+    );
+    await enqueueJob(t.database.db, "test.other", {});
+    await enqueueJob(t.database.db, "test.mail", {}, { maxAttempts: 3 });
+    expect(await jobsRunner.runDue("test.mail")).toBe(1);
+    expect(ran).toEqual(["mail"]);
+    expect(tries).toEqual([{ attempts: 1, maxAttempts: 3 }]);
+    expect((await t.database.db.select().from(jobs).where(eq(jobs.kind, "test.other")))[0]?.status).toBe("pending");
+    expect(await jobsRunner.runDue()).toBe(1);
+    expect(ran).toEqual(["mail", "other"]);
+  });
 });

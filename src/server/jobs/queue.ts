@@ -7,12 +7,22 @@ import type { OutageWatch } from "../db/outage.ts";
 import { jobs } from "../db/schema.ts";
 import type { Metrics } from "../metrics/metrics.ts";
 
-export type JobHandler = (payload: unknown) => Promise<void>;
+/** What a handler is told of its job's tries: this is try `attempts` of `maxAttempts` (the last when equal). */
+export type JobTries = { attempts: number; maxAttempts: number };
+export type JobHandler = (payload: unknown, tries: JobTries) => Promise<void>;
 export type JobHandlers = Record<string, JobHandler>;
 
-/** Queues a job, to run now or, with `runAt`, no sooner than then (a throttled job's next turn). */
-export async function enqueueJob(db: Db | Tx, kind: string, payload: unknown, options: { runAt?: Date } = {}): Promise<void> {
-  await db.insert(jobs).values({ kind, payload, runAt: options.runAt });
+/**
+ * Queues a job, to run now or, with `runAt`, no sooner than then (a throttled job's next turn);
+ * `maxAttempts` (8 unless given) is how many tries it has before it is given up.
+ */
+export async function enqueueJob(
+  db: Db | Tx,
+  kind: string,
+  payload: unknown,
+  options: { runAt?: Date; maxAttempts?: number } = {},
+): Promise<void> {
+  await db.insert(jobs).values({ kind, payload, runAt: options.runAt, maxAttempts: options.maxAttempts });
 }
 
 /** Pending jobs by kind, for /metrics: few rows, found through the partial index on pending jobs. */
@@ -33,8 +43,11 @@ const STALE_LOCK_MS = 5 * 60_000;
 const LOCK_RENEWAL_MS = 60_000;
 
 export type JobRunner = {
-  /** Runs every due job now; resolves with how many ran. */
-  runDue(): Promise<number>;
+  /**
+   * Runs every due job now, or with `kind` only the due jobs of that kind (the mail outbox's, right
+   * after a message is queued, without running anything else); resolves with how many ran.
+   */
+  runDue(kind?: string): Promise<number>;
   start(): void;
   stop(): Promise<void>;
 };
@@ -55,9 +68,10 @@ export function createJobRunner(options: {
   const { db, handlers, log } = options;
   const now = options.now ?? (() => new Date());
   let timer: NodeJS.Timeout | null = null;
-  let running: Promise<number> | null = null;
+  // The drain under way, for every kind ("") or one.
+  const running = new Map<string, Promise<number>>();
 
-  async function claimNext() {
+  async function claimNext(kind: string) {
     return db.transaction(async (tx) => {
       const staleBefore = new Date(now().getTime() - STALE_LOCK_MS);
       // A job enqueued with the database's clock (microseconds) in the runner's current
@@ -67,8 +81,11 @@ export function createJobRunner(options: {
         .select()
         .from(jobs)
         .where(
-          sql`(${jobs.status} = 'pending' and ${jobs.runAt} < ${dueBefore})
-            or (${jobs.status} = 'running' and ${jobs.lockedAt} < ${staleBefore})`,
+          and(
+            sql`((${jobs.status} = 'pending' and ${jobs.runAt} < ${dueBefore})
+              or (${jobs.status} = 'running' and ${jobs.lockedAt} < ${staleBefore}))`,
+            kind ? eq(jobs.kind, kind) : undefined,
+          ),
         )
         .orderBy(jobs.runAt)
         .limit(1)
@@ -82,8 +99,8 @@ export function createJobRunner(options: {
     });
   }
 
-  async function runOne(): Promise<boolean> {
-    const job = await claimNext();
+  async function runOne(kind: string): Promise<boolean> {
+    const job = await claimNext(kind);
     if (!job) return false;
     const handler = handlers[job.kind];
     const renewal = setInterval(() => {
@@ -97,7 +114,7 @@ export function createJobRunner(options: {
     renewal.unref();
     try {
       if (!handler) throw new Error(`No handler for job kind "${job.kind}"`);
-      await handler(job.payload);
+      await handler(job.payload, { attempts: job.attempts, maxAttempts: job.maxAttempts });
       await db
         .update(jobs)
         .set({ status: "done", lockedAt: null, lastError: null })
@@ -122,18 +139,21 @@ export function createJobRunner(options: {
     return true;
   }
 
-  async function drain(): Promise<number> {
+  async function drain(kind: string): Promise<number> {
     let count = 0;
-    while (await runOne()) count++;
+    while (await runOne(kind)) count++;
     return count;
   }
 
-  function runDue(): Promise<number> {
-    // One drain at a time per process; callers share the one under way.
-    running ??= drain().finally(() => {
-      running = null;
-    });
-    return running;
+  function runDue(kind = ""): Promise<number> {
+    // One drain at a time per process and kind; callers share the one under way. A drain of one
+    // kind and the drain of all may run side by side: each claims its jobs, as instances do.
+    let drainUnderWay = running.get(kind);
+    if (!drainUnderWay) {
+      drainUnderWay = drain(kind).finally(() => running.delete(kind));
+      running.set(kind, drainUnderWay);
+    }
+    return drainUnderWay;
   }
 
   function tick() {
@@ -152,7 +172,7 @@ export function createJobRunner(options: {
     async stop() {
       if (timer) clearInterval(timer);
       timer = null;
-      await running;
+      await Promise.allSettled(running.values());
     },
   };
 }
