@@ -98,7 +98,7 @@ test.describe("registration, verification and login", () => {
 
     await fillRegistration(page, { name: "Kofi Boateng", email, password: DEFAULT_PASSWORD, confirm: DEFAULT_PASSWORD });
     await expect(page).toHaveURL("/login?redirect=%2Fabout");
-    await expect(status(page)).toHaveText("Registration successful! Please check your email to verify your account.");
+    await expect(status(page)).toHaveText("Registration successful! Please check your email to verify your account. It may take a few minutes to arrive.");
 
     // The mailed link verifies the email, then the page moves on to /login by itself after 3 s.
     const link = await readLinkFromMail(request, email, "/verify-email");
@@ -154,7 +154,7 @@ test.describe("registration, verification and login", () => {
     await page.goto("/register");
     await fillRegistration(page, { name: "Ama Mensah", email, password: DEFAULT_PASSWORD, confirm: DEFAULT_PASSWORD });
     await expect(status(page)).toHaveText(
-      "This email is already registered but not verified. We sent you a new verification link.",
+      "This email is already registered but not verified. We sent you a new verification link. It may take a few minutes to arrive.",
     );
     await expect.poll(() => mailCount(request, email)).toBe(2);
     await expect(page).toHaveURL("/register");
@@ -212,7 +212,7 @@ test.describe("login", () => {
     await expectSignedOutHeader(page);
 
     await page.getByRole("button", { name: "Resend verification email" }).click();
-    await expect(status(page)).toHaveText("Verification email sent. Please check your inbox.");
+    await expect(status(page)).toHaveText("Verification email sent. Please check your inbox. It may take a few minutes to arrive.");
     await expect.poll(() => mailCount(request, email)).toBe(3);
     await expectSignedOutHeader(page);
   });
@@ -231,7 +231,7 @@ test.describe("forgot password", () => {
     await expect(page).toHaveURL("/forgot-password");
     await page.getByRole("main").getByLabel("Email").fill(email);
     await page.getByRole("button", { name: "Send Reset Link" }).click();
-    await expect(status(page)).toHaveText("Password reset email sent!");
+    await expect(status(page)).toHaveText("Password reset email sent! It may take a few minutes to arrive.");
 
     await page.goto(await readLinkFromMail(request, email, "/reset-password"));
     await expect(page.getByRole("heading", { name: "Reset Password" })).toBeVisible();
@@ -455,7 +455,7 @@ test.describe("toasts", () => {
   test("say nothing the page already says after registering", async ({ page }, testInfo) => {
     await page.goto("/register");
     await fillRegistration(page, { name: "Kwame Mensah", email: uniqueEmail(testInfo), password: DEFAULT_PASSWORD, confirm: DEFAULT_PASSWORD });
-    await expect(status(page)).toHaveText("Registration successful! Please check your email to verify your account.");
+    await expect(status(page)).toHaveText("Registration successful! Please check your email to verify your account. It may take a few minutes to arrive.");
     await page.waitForTimeout(500);
     await expect(page.locator("[data-sonner-toast]")).toHaveCount(0);
   });

@@ -40,7 +40,8 @@ import { createAnswerRecorder } from "./features/learning/quiz-answers.ts";
 import { siteFeature } from "./features/site/site.feature.ts";
 import { smsFeature } from "./features/sms/sms.feature.ts";
 import { supportFeature } from "./features/support/support.feature.ts";
-import { createMailer } from "./integrations/mail.ts";
+import { createMailDeliveryJob, createMailer, MAIL_JOB, unsentMailCounts } from "./emails/outbox.ts";
+import { createMailTransport } from "./integrations/mail.ts";
 import { paystackClientFor } from "./integrations/paystack.ts";
 import { createJobRunner, pendingJobCounts, type JobHandlers } from "./jobs/queue.ts";
 import { RETENTION_SCHEDULE } from "./jobs/retention.ts";
@@ -127,13 +128,28 @@ export async function buildApp(options: AppOptions): Promise<BuiltApp> {
   app.removeContentTypeParser("text/plain");
 
   const { db } = database;
-  const mailer = createMailer({ env, db, log: app.log });
+  const mailTransport = createMailTransport({ env, db, log: app.log });
   const paystack = paystackClientFor(env.paystack);
   // Every feature's job kinds, put in once the features are built below; the runner and the
   // metrics read the table only when a job runs or at a scrape.
   const jobHandlers: JobHandlers = {};
-  const metrics = createMetrics({ poolUse: database.poolUse, pendingJobs: () => pendingJobCounts(db), jobKinds: () => Object.keys(jobHandlers) });
+  const metrics = createMetrics({
+    poolUse: database.poolUse,
+    pendingJobs: () => pendingJobCounts(db),
+    jobKinds: () => Object.keys(jobHandlers),
+    unsentMail: () => unsentMailCounts(db),
+  });
   const jobs = createJobRunner({ db, handlers: jobHandlers, log: app.log, metrics, outage });
+  // Every email but the announcements is queued in the outbox and delivered by its job, at once
+  // when the mail server answers, later when it does not (docs/decisions/023-mail-outbox.md).
+  const mailer = createMailer({
+    db,
+    deliverNow: () => {
+      jobs.runDue(MAIL_JOB).catch((error: unknown) => {
+        if (!outage.notice(error)) app.log.error({ err: error }, "mail jobs");
+      });
+    },
+  });
   // Signed-in reads from memory, forgotten on every change (docs/performance.md, "Caching
   // signed-in reads"); the feed starts listening when the app is ready.
   const userChanges = followUserChanges({ database, log: app.log, enabled: env.signedInCache });
@@ -155,6 +171,7 @@ export async function buildApp(options: AppOptions): Promise<BuiltApp> {
     db,
     log: app.log,
     mailer,
+    mailTransport,
     paystack,
     metrics,
     jobs,
@@ -185,8 +202,9 @@ export async function buildApp(options: AppOptions): Promise<BuiltApp> {
     announcementsFeature(deps),
     cohortsFeature(deps),
     toolsFeature(deps),
-    // The platform's own schedule: rows past their retention deleted (jobs/retention.ts).
-    { schedules: [RETENTION_SCHEDULE] },
+    // The platform's own: the outbox's deliveries (emails/outbox.ts), and rows past their
+    // retention deleted (jobs/retention.ts).
+    { jobs: { [MAIL_JOB]: createMailDeliveryJob({ db, transport: mailTransport }) }, schedules: [RETENTION_SCHEDULE] },
   ];
   Object.assign(jobHandlers, jobTable(features));
   const scheduler = createScheduler({ db, log: app.log, schedules: features.flatMap((feature) => feature.schedules ?? []), outage });
@@ -238,7 +256,7 @@ export async function buildApp(options: AppOptions): Promise<BuiltApp> {
     await userChanges.close();
     await jobs.stop();
     outage.stop();
-    mailer.close();
+    mailTransport.close();
   });
   return { app, services: { ...deps, scheduler, catalog, standingCache } };
 }

@@ -9,7 +9,8 @@ import type { OutageWatch } from "./db/outage.ts";
 import type { UserChanges } from "./db/user-changes.ts";
 import type { Env } from "./env.ts";
 import type { PaystackClient } from "./integrations/paystack.ts";
-import type { Mailer } from "./integrations/mail.ts";
+import type { Mailer } from "./emails/outbox.ts";
+import type { MailTransport } from "./integrations/mail.ts";
 import type { JobHandlers, JobRunner } from "./jobs/queue.ts";
 import type { Schedule } from "./jobs/scheduler.ts";
 import type { Metrics } from "./metrics/metrics.ts";
@@ -26,7 +27,13 @@ export type FeatureDeps = {
   database: Database;
   db: Db;
   log: FastifyBaseLogger;
+  /** Queues an email in the outbox, which the job runner delivers (emails/outbox.ts). */
   mailer: Mailer;
+  /**
+   * Delivers an email at once, bypassing the outbox: only for a sender that keeps its own record of
+   * each delivery (the announcements, docs/decisions/023-mail-outbox.md).
+   */
+  mailTransport: MailTransport;
   /** Null when no Paystack secret key is configured (docs/integrations.md, "Paystack"). */
   paystack: PaystackClient | null;
   metrics: Metrics;

@@ -14,7 +14,7 @@ import type { Provider } from "../../shared/plans.ts";
 import type { Db } from "../db/client.ts";
 import { accounts, rateLimits, sessions, users, verifications } from "../db/schema.ts";
 import type { Env } from "../env.ts";
-import type { Mailer } from "../integrations/mail.ts";
+import type { Mailer } from "../emails/outbox.ts";
 import { fetchMql5User } from "../integrations/mql5.ts";
 import { claimVerificationMail } from "./account-mail-limit.ts";
 import { authHooks } from "./auth-hooks.ts";

@@ -4,7 +4,7 @@
 import { decodeJwt } from "jose";
 import { z } from "zod";
 import type { Db } from "../db/client.ts";
-import type { Mailer } from "../integrations/mail.ts";
+import type { Mailer } from "../emails/outbox.ts";
 import { enqueueJob } from "../jobs/queue.ts";
 import { emailChangedEmail } from "./auth-emails.ts";
 

@@ -206,6 +206,33 @@ export const devMail = pgTable(
 );
 
 /**
+ * mail_outbox: every email but the announcements, queued with the change that caused it and sent
+ * by the `mail.send` job (src/server/emails/outbox.ts, docs/decisions/023-mail-outbox.md). A row
+ * is claimed (pending or failing -> sending) before its message goes, so it is sent at most once;
+ * once sent or given up, its text and HTML (which may hold a one-time link) are blanked.
+ */
+export const mailOutbox = pgTable(
+  "mail_outbox",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    to: text("to").notNull(),
+    subject: text("subject").notNull(),
+    text: text("text").notNull(),
+    html: text("html").notNull(),
+    headers: jsonb("headers").$type<Record<string, string>>(),
+    status: text("status", { enum: ["pending", "sending", "sent", "failing", "failed"] }).notNull().default("pending"),
+    attempts: integer("attempts").notNull().default(0),
+    lastError: text("last_error"),
+    claimedAt: timestamp("claimed_at", { withTimezone: true }),
+    sentAt: timestamp("sent_at", { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  // The rows not sent (a few, unless the mail server is down), counted by status for /api/health
+  // and /metrics, and listed newest first in the console.
+  (table) => [index("mail_outbox_unsent_idx").on(table.status, table.createdAt).where(sql`${table.status} <> 'sent'`)],
+);
+
+/**
  * programs: each belongs to a level (the spec's track: beginner, intermediate or advanced), which
  * decides the plan that opens it; the id is its address, /program/{id}. The three seeded programs
  * have their level as id (docs/data.md, "Content"). An archived program is out of the catalogue;

@@ -54,7 +54,7 @@ describe("currentRate", () => {
   });
 
   describe("a rate that cannot be right is refused, logged and counted, and the last good rate kept", () => {
-    const metrics = createMetrics({ poolUse: () => null, pendingJobs: async () => ({}), jobKinds: () => [] });
+    const metrics = createMetrics({ poolUse: () => null, pendingJobs: async () => ({}), jobKinds: () => [], unsentMail: async () => ({}) });
     const refused = async (reason: string) =>
       metricValue(await metrics.registry.metrics(), "exchange_rate_refused_total", { reason });
     let warnings: Warning[] = [];

@@ -1,5 +1,7 @@
-// Sends email: over SMTP when SMTP_URL is set, otherwise into the development mailbox (a table
-// read at /dev/mail). Production without SMTP_URL refuses to send rather than pretend.
+// Delivers email: over SMTP when SMTP_URL is set, otherwise into the development mailbox (a table
+// read at /dev/mail). Production without SMTP_URL refuses to deliver rather than pretend. Only
+// the mail outbox's job (emails/outbox.ts) and the announcement sender deliver directly; everything
+// else queues its email through the outbox (docs/decisions/023-mail-outbox.md).
 import nodemailer from "nodemailer";
 import type { FastifyBaseLogger } from "fastify";
 import type { Db } from "../db/client.ts";
@@ -15,20 +17,21 @@ export type MailMessage = {
   headers?: Record<string, string>;
 };
 
-export type Mailer = {
-  send(message: MailMessage): Promise<void>;
+export type MailTransport = {
+  /** Hands the message to the mail server (or the development mailbox); throws when it is not taken. */
+  deliver(message: MailMessage): Promise<void>;
   close(): void;
 };
 
 export class MailNotConfiguredError extends Error {}
 
-export function createMailer(options: { env: Env; db: Db; log: FastifyBaseLogger }): Mailer {
+export function createMailTransport(options: { env: Env; db: Db; log: FastifyBaseLogger }): MailTransport {
   const { env, db, log } = options;
   if (env.mail.smtpUrl) {
     // A pooled transport keeps the SMTP connection open between messages.
     const transport = nodemailer.createTransport({ url: env.mail.smtpUrl, pool: true });
     return {
-      async send(message) {
+      async deliver(message) {
         await transport.sendMail({ from: env.mail.from, ...message });
       },
       close: () => transport.close(),
@@ -36,14 +39,14 @@ export function createMailer(options: { env: Env; db: Db; log: FastifyBaseLogger
   }
   if (env.isProduction) {
     return {
-      async send() {
+      async deliver() {
         throw new MailNotConfiguredError("SMTP_URL is not set: email cannot be sent.");
       },
       close() {},
     };
   }
   return {
-    async send({ headers: _headers, ...message }) {
+    async deliver({ headers: _headers, ...message }) {
       await db.insert(devMail).values(message);
       // The links (each with its token) are printed for the developer to click, in development
       // only: the tests' logs hold no token (docs/operations.md, "Logs").

@@ -36,6 +36,8 @@ export type MetricSources = {
   pendingJobs(): Promise<Record<string, number>>;
   /** Every kind the runner handles, reported as 0 when none is pending. */
   jobKinds(): readonly string[];
+  /** The outbox's messages not sent, by status (emails/outbox.ts). */
+  unsentMail(): Promise<Record<string, number>>;
 };
 
 // Prometheus' defaults start at 5 ms; a cached catalogue read answers in well under 1 ms.
@@ -63,6 +65,17 @@ export function createMetrics(sources: MetricSources): Metrics {
       this.reset();
       for (const kind of sources.jobKinds()) this.set({ kind }, 0);
       for (const [kind, count] of Object.entries(counts)) this.set({ kind }, count);
+    },
+  });
+  new Gauge({
+    name: "mail_unsent",
+    help: "Emails in the outbox not sent, by status (pending, sending, failing: tried again; failed: given up), counted in the database at scrape time.",
+    labelNames: ["status"] as const,
+    registers,
+    async collect() {
+      const counts = await sources.unsentMail();
+      this.reset();
+      for (const [status, count] of Object.entries(counts)) this.set({ status }, count);
     },
   });
   const jobFailures = new Counter({

@@ -9,6 +9,7 @@ import { waitText } from "../../shared/contracts/accounts.ts";
 import type { Plan, SubscriptionStatus } from "../../shared/plans.ts";
 import { LOCKOUT_FAILURES } from "../auth/login-lockout.ts";
 import { devMail, users } from "../db/schema.ts";
+import { MAIL_JOB } from "../emails/outbox.ts";
 import { setUserPlan } from "../features/users/users.service.ts";
 import type { TestApp } from "./test-app.ts";
 
@@ -59,7 +60,12 @@ export function sessionSetCookie(response: LightMyRequestResponse): string | und
   return setCookieList(response.headers["set-cookie"]).find((c) => c.startsWith("ta.session_token="));
 }
 
+/**
+ * The development mailbox's messages to `email`, newest first, once the outbox's due messages are
+ * delivered (each is a job, which a test app runs only when asked).
+ */
 export async function mailsTo(t: TestApp, email: string) {
+  await t.services.jobs.runDue(MAIL_JOB);
   return t.database.db.select().from(devMail).where(eq(devMail.to, email)).orderBy(desc(devMail.id));
 }
 

@@ -2,7 +2,7 @@
 // the deletion of the account (docs/accounts.md). Its texts sit here so that the browser shows
 // exactly what the server says.
 import * as z from "zod/mini";
-import { AUTH_MESSAGES, messageResponseSchema, MIN_PASSWORD_LENGTH } from "./accounts.ts";
+import { AUTH_MESSAGES, MAY_TAKE_MINUTES, messageResponseSchema, MIN_PASSWORD_LENGTH } from "./accounts.ts";
 import { endpoint } from "./endpoint.ts";
 
 /** The longest full name, as registration allows it. */
@@ -27,7 +27,7 @@ export const ACCOUNT_MESSAGES = {
   emailInUse: "An account with this email already exists.",
   emailUnchanged: "This is already your email address.",
   emailChangeSent: (email: string) =>
-    `We sent a link to ${email}. Your email changes once you open it; until then, it stays as it is.`,
+    `We sent a link to ${email}. Your email changes once you open it; until then, it stays as it is. ${MAY_TAKE_MINUTES}`,
   emailChangeMailFailed: "The link could not be sent. Please try again later.",
   passwordWrong: "Incorrect password. Please try again.",
   noPassword: "Your account signs in with Google or MQL5 and has no password.",

@@ -3,6 +3,12 @@ import { endpoint } from "./endpoint.ts";
 
 export const MIN_PASSWORD_LENGTH = 8;
 
+/**
+ * Said after each message that tells of an email on its way: it is queued, and goes once the mail
+ * server takes it, which may be a few minutes (docs/decisions/023-mail-outbox.md).
+ */
+export const MAY_TAKE_MINUTES = "It may take a few minutes to arrive.";
+
 /** Every text the account screens show (docs/product.md, "Accounts"). */
 export const AUTH_MESSAGES = {
   loginMissingBoth: "Please enter your email and password",
@@ -29,11 +35,10 @@ export const AUTH_MESSAGES = {
   registrationFailed: "Failed to complete registration. Please try again.",
   verificationMailFailed: "Account created but verification email could not be sent.",
   alreadyVerified: "Your email is already verified. Please log in.",
-  verificationResent:
-    "This email is already registered but not verified. We sent you a new verification link.",
+  verificationResent: `This email is already registered but not verified. We sent you a new verification link. ${MAY_TAKE_MINUTES}`,
   loginSuccess: "Login successful!",
-  registrationSuccess: "Registration successful! Please check your email to verify your account.",
-  resetEmailSent: "Password reset email sent!",
+  registrationSuccess: `Registration successful! Please check your email to verify your account. ${MAY_TAKE_MINUTES}`,
+  resetEmailSent: `Password reset email sent! ${MAY_TAKE_MINUTES}`,
   passwordResetDone: "Your password has been reset. Please log in.",
   resetLinkInvalid: "This password reset link is invalid or has expired. Please request a new one.",
   emailVerified: "Email verified successfully!",
@@ -41,7 +46,7 @@ export const AUTH_MESSAGES = {
   emailAlreadyVerified: "Your email is already verified.",
   emailChanged: (email: string) => `Your email is now ${email}`,
   signedOutElsewhere: "You were signed out on this device from another session. Please log in again.",
-  verificationEmailSent: "Verification email sent. Please check your inbox.",
+  verificationEmailSent: `Verification email sent. Please check your inbox. ${MAY_TAKE_MINUTES}`,
   emailNotVerified: "Please verify your email before logging in. We sent you a new verification link.",
   googleAccountExists: "An account already exists with the same email but different sign-in credentials.",
   googleCancelled: "Sign in was cancelled",

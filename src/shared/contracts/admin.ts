@@ -498,6 +498,27 @@ export const contactMessageSchema = z.object({
 export type AdminContactMessage = z.infer<typeof contactMessageSchema>;
 export const messageListSchema = z.extend(paginationSchema, { messages: z.array(contactMessageSchema) });
 
+/**
+ * GET /api/admin/mail/unsent: the emails the mail server has not taken, newest first: failing (tried
+ * again later) or failed (given up). Who, what about, how often and why; never the message itself,
+ * which may hold a one-time link.
+ */
+export const unsentMailSchema = z.object({
+  total: z.number(),
+  messages: z.array(
+    z.object({
+      id: z.number(),
+      to: z.string(),
+      subject: z.string(),
+      status: z.enum(["failing", "failed"]),
+      attempts: z.number(),
+      lastError: z.nullable(z.string()),
+      createdAt: isoDate,
+    }),
+  ),
+});
+export type UnsentMail = z.infer<typeof unsentMailSchema>["messages"][number];
+
 export const okSchema = z.object({ ok: z.literal(true) });
 
 /** The console's counts and read-only records (docs/product.md, "Admin console"). */
@@ -506,6 +527,7 @@ export const ADMIN_RECORDS_ENDPOINTS = {
   waitlist: endpoint({ method: "GET", path: "/api/admin/waitlist", query: waitlistQuerySchema, response: waitlistListSchema }),
   audit: endpoint({ method: "GET", path: "/api/admin/audit", query: auditQuerySchema, response: auditListSchema }),
   messages: endpoint({ method: "GET", path: "/api/admin/messages", query: pageQuerySchema, response: messageListSchema }),
+  unsentMail: endpoint({ method: "GET", path: "/api/admin/mail/unsent", response: unsentMailSchema }),
 };
 
 /** The Payments tab and refunds (docs/subscriptions.md, "Refunds"). */

@@ -9,7 +9,7 @@ import { clearLoginFailures } from "../../auth/login-lockout.ts";
 import type { Db, Tx } from "../../db/client.ts";
 import { auditLog, certificates, contacts, payments, users, verifications } from "../../db/schema.ts";
 import { emailLayout, PRODUCT } from "../../emails/layout.ts";
-import type { Mailer } from "../../integrations/mail.ts";
+import type { Mailer } from "../../emails/outbox.ts";
 import { enqueueJob } from "../../jobs/queue.ts";
 
 export const ACCOUNT_DELETED_JOB = "accounts.deleted";

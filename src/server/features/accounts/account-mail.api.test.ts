@@ -1,10 +1,12 @@
-// The account emails over real SMTP: a local sink receives what nodemailer sends, and a closed
-// port stands for a mail server that is down.
-import { eq } from "drizzle-orm";
+// The account emails over real SMTP: a local sink receives what nodemailer sends, and a proxy in
+// front of it, cut and restored, stands for a mail server that is down and comes back.
+import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { AUTH_MESSAGES } from "../../../shared/contracts/accounts.ts";
-import { devMail, users } from "../../db/schema.ts";
+import { devMail, jobs, mailOutbox, users } from "../../db/schema.ts";
+import { MAIL_JOB } from "../../emails/outbox.ts";
 import {
+  cookieHeader,
   forgotPassword,
   ipAllocator,
   linkIn,
@@ -16,7 +18,9 @@ import {
   verifyEmail,
 } from "../../testing/accounts.ts";
 import { createTestApp, type TestApp } from "../../testing/test-app.ts";
+import { metricValue, scrapeMetrics, TEST_METRICS_TOKEN } from "../../testing/metrics.ts";
 import { startSmtpSink, type SmtpSink } from "../../testing/smtp-sink.ts";
+import { startTcpProxy, type TcpProxy } from "../../testing/tcp-proxy.ts";
 
 const nextIp = ipAllocator(21);
 
@@ -79,6 +83,8 @@ describe("account emails over SMTP", () => {
     expect(response.statusCode, response.body).toBe(201);
     expect(response.json()).toEqual({ status: "created", message: AUTH_MESSAGES.registrationSuccess });
 
+    // Queued, and delivered at once by the mail jobs the sign-up asked to run.
+    await t.services.jobs.runDue(MAIL_JOB);
     const sent = sink.messages.filter((m) => m.to.includes(email));
     expect(sent).toHaveLength(1);
     const message = parseMessage(sent[0]?.raw ?? "");
@@ -113,6 +119,7 @@ describe("account emails over SMTP", () => {
     expect(response.statusCode, response.body).toBe(200);
     expect(response.json()).toEqual({ message: AUTH_MESSAGES.resetEmailSent });
 
+    await t.services.jobs.runDue(MAIL_JOB);
     const raw = sink.messages.filter((m) => m.to.includes(email)).at(-1)?.raw ?? "";
     const message = parseMessage(raw);
     expect(message.headers.get("subject")).toBe("Reset your Trading Academy password");
@@ -126,36 +133,120 @@ describe("account emails over SMTP", () => {
   });
 });
 
-describe("account emails when the mail server is down", () => {
+/** The first link to `path` in the plain-text part of a raw message the sink received. */
+function linkInRaw(raw: string, path: string): URL {
+  const text = parseMessage(raw).parts.find((p) => p.contentType.startsWith("text/plain"))?.text ?? "";
+  return linkIn(text, path);
+}
+
+describe("account emails while the mail server is down, and once it is back", () => {
+  let sink: SmtpSink;
+  let relay: TcpProxy;
   let t: TestApp;
+  let adminCookie = "";
+  const learner = "relay-down@example.com";
+  const forgetful = "relay-down-reset@example.com";
+
   beforeAll(async () => {
-    // Nothing listens on port 1: every send fails with ECONNREFUSED.
-    t = await createTestApp({ env: { SMTP_URL: "smtp://127.0.0.1:1" } });
+    sink = await startSmtpSink();
+    const { port } = new URL(sink.url);
+    relay = await startTcpProxy({ host: "127.0.0.1", port: Number(port) });
+    t = await createTestApp({ env: { SMTP_URL: relay.proxiedUrl(sink.url), METRICS_TOKEN: TEST_METRICS_TOKEN } });
+    // An administrator to read the console's list, made while the mail server is up; their own
+    // verification is not this test's business.
+    const adminEmail = "relay-admin@example.com";
+    expect((await register(t, registrationForm(adminEmail), nextIp())).statusCode).toBe(201);
+    await t.database.db.update(users).set({ emailVerified: true, subscriptionPlan: "admin" }).where(eq(users.email, adminEmail));
+    adminCookie = cookieHeader((await signIn(t, adminEmail, PASSWORD, nextIp())).headers["set-cookie"]);
+    await t.services.jobs.runDue(MAIL_JOB);
+    sink.messages.length = 0;
+    await relay.cut();
   });
-  afterAll(() => t.close());
+  afterAll(async () => {
+    await t.close();
+    await relay.close();
+    await sink.close();
+  });
 
-  it("creates the account and says the verification email could not be sent", async () => {
-    const email = "no-mail@example.com";
-    const response = await register(t, registrationForm(email), nextIp());
+  const health = async () => (await t.app.inject({ method: "GET", url: "/api/health" })).json<{ status: string; mail?: { failing: number } }>();
+  const unsentList = () => t.app.inject({ method: "GET", url: "/api/admin/mail/unsent", headers: { cookie: adminCookie } });
+  const outbox = () => t.database.db.select().from(mailOutbox).where(sql`${mailOutbox.to} in (${learner}, ${forgetful})`);
+  /** The retries' time has come: the jobs waiting for their back-off are due now. */
+  const retriesDue = () => t.database.db.update(jobs).set({ runAt: sql`now() - interval '1 second'` }).where(eq(jobs.status, "pending"));
+
+  it("signs up and sends links as usual, saying they may take a few minutes, while health, metrics and the console report them", async () => {
+    const response = await register(t, registrationForm(learner), nextIp());
     expect(response.statusCode, response.body).toBe(201);
-    expect(response.json()).toEqual({ status: "created-mail-failed", message: AUTH_MESSAGES.verificationMailFailed });
-    const [user] = await t.database.db.select().from(users).where(eq(users.email, email));
+    expect(response.json()).toEqual({ status: "created", message: AUTH_MESSAGES.registrationSuccess });
+    expect(AUTH_MESSAGES.registrationSuccess).toBe(
+      "Registration successful! Please check your email to verify your account. It may take a few minutes to arrive.",
+    );
+    const [user] = await t.database.db.select().from(users).where(eq(users.email, learner));
     expect(user).toMatchObject({ emailVerified: false, subscriptionPlan: "legacyFree", provider: "email" });
+
+    // A second sign-up with the unverified address sends a new link, as when the server is up.
+    const again = await register(t, registrationForm(learner), nextIp());
+    expect(again.statusCode, again.body).toBe(201);
+    expect(again.json()).toEqual({ status: "verification-resent", message: AUTH_MESSAGES.verificationResent });
+
+    await register(t, registrationForm(forgetful), nextIp());
+    const reset = await forgotPassword(t, { email: forgetful }, nextIp());
+    expect(reset.statusCode, reset.body).toBe(200);
+    expect(reset.json()).toEqual({ message: AUTH_MESSAGES.resetEmailSent });
+
+    // Each was tried once, at once, and is waiting to be tried again.
+    await t.services.jobs.runDue(MAIL_JOB);
+    expect(sink.messages).toEqual([]);
+    const rows = await outbox();
+    expect(rows).toHaveLength(4);
+    expect(rows.every((row) => row.status === "failing" && row.attempts === 1)).toBe(true);
+
+    expect(await health()).toMatchObject({ status: "degraded", database: "ok", mail: { failing: 4 } });
+    expect((await t.app.inject({ method: "GET", url: "/api/health" })).statusCode).toBe(200);
+    expect(metricValue(await scrapeMetrics(t), "mail_unsent", { status: "failing" })).toBe(4);
+
+    // The console lists them: to whom, what about, how often and why, never the message and its link.
+    const listed = await unsentList();
+    expect(listed.statusCode, listed.body).toBe(200);
+    const body = listed.json<{ total: number; messages: Record<string, unknown>[] }>();
+    expect(body.total).toBe(4);
+    expect(body.messages.map((m) => m.to).sort()).toEqual([forgetful, forgetful, learner, learner]);
+    expect(body.messages.find((m) => m.to === forgetful && m.subject === "Reset your Trading Academy password")).toMatchObject({
+      status: "failing",
+      attempts: 1,
+      lastError: expect.stringContaining("ECONNREFUSED"),
+    });
+    expect(listed.body).not.toMatch(/verify-email|reset-password|token/);
+    expect(Object.keys(body.messages[0] ?? {}).sort()).toEqual(["attempts", "createdAt", "id", "lastError", "status", "subject", "to"]);
   });
 
-  it("says so, without pretending, when a new link for an unverified account cannot be sent", async () => {
-    const email = "no-mail-again@example.com";
-    await register(t, registrationForm(email), nextIp());
-    const response = await register(t, registrationForm(email), nextIp());
-    expect(response.statusCode).toBe(502);
-    expect(response.json()).toEqual({ error: { code: "MAIL_FAILED", message: AUTH_MESSAGES.verificationMailFailed, requestId: expect.any(String) } });
-  });
+  it("delivers each queued mail once when the server is back, and its link works", async () => {
+    await relay.restore();
+    await retriesDue();
+    await t.services.jobs.runDue(MAIL_JOB);
 
-  it("does not claim a reset email was sent when it was not", async () => {
-    const email = "no-mail-reset@example.com";
-    await register(t, registrationForm(email), nextIp());
-    const response = await forgotPassword(t, { email }, nextIp());
-    expect(response.statusCode).toBe(502);
-    expect(response.json()).toEqual({ error: { code: "MAIL_FAILED", message: AUTH_MESSAGES.unexpected, requestId: expect.any(String) } });
+    const to = (email: string) => sink.messages.filter((m) => m.to.includes(email));
+    expect(to(learner)).toHaveLength(2);
+    expect(to(forgetful)).toHaveLength(2);
+    const rows = await outbox();
+    expect(rows.map((row) => ({ status: row.status, text: row.text, html: row.html }))).toEqual(
+      Array.from({ length: 4 }, () => ({ status: "sent", text: "", html: "" })),
+    );
+    expect(await health()).toMatchObject({ status: "ok", mail: { failing: 0 } });
+    expect(metricValue(await scrapeMetrics(t), "mail_unsent", { status: "failing" })).toBe(0);
+    expect((await unsentList()).json()).toEqual({ total: 0, messages: [] });
+
+    // Run again, due or not: nothing goes twice.
+    await retriesDue();
+    await t.services.jobs.runDue();
+    expect(to(learner)).toHaveLength(2);
+    expect(to(forgetful)).toHaveLength(2);
+
+    const verification = linkInRaw(to(learner).at(-1)?.raw ?? "", "/verify-email");
+    expect((await verifyEmail(t, verification.searchParams.get("oobCode") ?? "")).statusCode).toBe(200);
+    expect((await t.database.db.select().from(users).where(eq(users.email, learner)))[0]?.emailVerified).toBe(true);
+    const reset = linkInRaw(to(forgetful).find((m) => m.raw.includes("Reset your Trading Academy password"))?.raw ?? "", "/reset-password");
+    const changed = await resetPassword(t, { newPassword: "a brand new secret", token: reset.searchParams.get("token") ?? "" }, nextIp());
+    expect(changed.statusCode, changed.body).toBe(200);
   });
 });

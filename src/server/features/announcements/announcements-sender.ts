@@ -16,7 +16,7 @@ import { ANNOUNCEMENT_MESSAGES } from "../../../shared/contracts/announcements.t
 import { ANNOUNCEMENT_SENDING_LOCK } from "../../db/advisory-locks.ts";
 import type { Db } from "../../db/client.ts";
 import { announcementDeliveries, announcements, announcementUnsubscribes, users } from "../../db/schema.ts";
-import { MailNotConfiguredError, type Mailer } from "../../integrations/mail.ts";
+import { MailNotConfiguredError, type MailTransport } from "../../integrations/mail.ts";
 import { enqueueJob, type JobHandler } from "../../jobs/queue.ts";
 import { announcementEmail } from "./announcement-email.ts";
 import { ANNOUNCEMENT_JOB } from "./announcements.service.ts";
@@ -35,7 +35,8 @@ const payloadSchema = z.object({ announcementId: z.uuid() });
 
 export type AnnouncementSenderOptions = {
   db: Db;
-  mailer: Mailer;
+  /** Delivered directly: the delivery rows are the announcement's own outbox. */
+  transport: MailTransport;
   appUrl: string;
   /** Signs the unsubscribe links (the server's AUTH_SECRET). */
   secret: string;
@@ -69,7 +70,7 @@ function errorText(error: unknown): string {
 }
 
 export function createAnnouncementSender(options: AnnouncementSenderOptions): JobHandler {
-  const { db, mailer } = options;
+  const { db, transport } = options;
   const now = options.now ?? (() => new Date());
 
   const deliveryKey = (announcementId: string, userId: string) =>
@@ -184,7 +185,7 @@ export function createAnnouncementSender(options: AnnouncementSenderOptions): Jo
         secret: options.secret,
       });
       try {
-        await mailer.send(message);
+        await transport.deliver(message);
       } catch (error) {
         if (unreachable(error)) {
           // Nothing left: the row goes back to pending, and the job comes back later.

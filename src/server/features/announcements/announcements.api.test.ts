@@ -16,7 +16,7 @@ import {
   userProgress,
   users,
 } from "../../db/schema.ts";
-import { createMailer, type Mailer, type MailMessage } from "../../integrations/mail.ts";
+import { createMailTransport, type MailMessage, type MailTransport } from "../../integrations/mail.ts";
 import { createJobRunner } from "../../jobs/queue.ts";
 import { createTestUsers, forgotPassword, ipAllocator, linkIn, mailsTo, type TestUser } from "../../testing/accounts.ts";
 import { createTestApp, type TestApp } from "../../testing/test-app.ts";
@@ -77,20 +77,24 @@ describe("announcements", () => {
     return Promise.all(learners.map(async (learner) => (await mailsTo(t, learner.email)).length));
   }
 
-  const devMailbox = (): Mailer => createMailer({ env: t.services.env, db: db(), log: t.app.log });
+  const devMailbox = (): MailTransport => createMailTransport({ env: t.services.env, db: db(), log: t.app.log });
 
-  /** A job runner of its own, as another process would run it: its clock, its mailer, its limit. */
-  function senderRunner(options: { mailer?: Mailer; now?: () => Date; mailsPerMinute?: number } = {}) {
+  /**
+   * A job runner of its own, as another process would run it: its clock, its mail transport, its
+   * limit. It runs the announcement jobs only, leaving the account emails' to the app.
+   */
+  function senderRunner(options: { transport?: MailTransport; now?: () => Date; mailsPerMinute?: number } = {}) {
     const now = options.now ?? (() => new Date());
     const sender = createAnnouncementSender({
       db: db(),
-      mailer: options.mailer ?? devMailbox(),
+      transport: options.transport ?? devMailbox(),
       appUrl: t.services.env.appUrl,
       secret: t.services.env.authSecret,
       mailsPerMinute: options.mailsPerMinute ?? 120,
       now,
     });
-    return createJobRunner({ db: db(), handlers: { [ANNOUNCEMENT_JOB]: sender }, log: t.app.log, now, lockRenewalMs: 60 * MINUTE });
+    const runner = createJobRunner({ db: db(), handlers: { [ANNOUNCEMENT_JOB]: sender }, log: t.app.log, now, lockRenewalMs: 60 * MINUTE });
+    return { runDue: () => runner.runDue(ANNOUNCEMENT_JOB) };
   }
 
   async function deliveryStatuses(announcementId: string) {
@@ -260,15 +264,15 @@ describe("announcements", () => {
     const killedAt = new Date();
     const mailbox = devMailbox();
     let calls = 0;
-    const dying: Mailer = {
-      async send(message: MailMessage) {
+    const dying: MailTransport = {
+      async deliver(message: MailMessage) {
         calls++;
         if (calls === 3) return new Promise<void>(() => {});
-        await mailbox.send(message);
+        await mailbox.deliver(message);
       },
       close() {},
     };
-    void senderRunner({ mailer: dying, now: () => killedAt }).runDue();
+    void senderRunner({ transport: dying, now: () => killedAt }).runDue();
     await expect.poll(() => calls).toBe(3);
     const statuses = async () => (await deliveryStatuses(announcement.id)).map((d) => d.status);
     expect((await statuses()).sort()).toEqual(["pending", "pending", "pending", "sending", "sent", "sent"]);
@@ -319,13 +323,13 @@ describe("announcements", () => {
     const { audience, learners } = await cohortOf("July 2033", 3);
     const { announcement } = await startAnnouncement(db(), { id: randomUUID(), ...draft(audience) }, user("admin").id);
     const clock = new Date(Date.now() + 60 * MINUTE);
-    const down: Mailer = {
-      async send() {
+    const down: MailTransport = {
+      async deliver() {
         throw Object.assign(new Error("connect ECONNREFUSED 127.0.0.1:1"), { code: "ESOCKET", command: "CONN" });
       },
       close() {},
     };
-    await senderRunner({ mailer: down, now: () => clock }).runDue();
+    await senderRunner({ transport: down, now: () => clock }).runDue();
     expect((await deliveryStatuses(announcement.id)).map((d) => d.status)).toEqual(["pending", "pending", "pending"]);
     const [retry] = await pendingJobsOf(announcement.id);
     expect(retry?.runAt.getTime()).toBe(clock.getTime() + UNREACHABLE_RETRY_MS);
@@ -333,14 +337,14 @@ describe("announcements", () => {
     // Back up, the server refuses one address for good: that one is a failure with the reason.
     const mailbox = devMailbox();
     const refused = learners[1]?.email;
-    const picky: Mailer = {
-      async send(message) {
+    const picky: MailTransport = {
+      async deliver(message) {
         if (message.to === refused) throw Object.assign(new Error("550 5.1.1 Mailbox does not exist"), { code: "EENVELOPE", command: "RCPT TO", responseCode: 550 });
-        await mailbox.send(message);
+        await mailbox.deliver(message);
       },
       close() {},
     };
-    await senderRunner({ mailer: picky, now: () => new Date(clock.getTime() + UNREACHABLE_RETRY_MS) }).runDue();
+    await senderRunner({ transport: picky, now: () => new Date(clock.getTime() + UNREACHABLE_RETRY_MS) }).runDue();
     expect(await mailCounts(learners)).toEqual([1, 0, 1]);
     const failures = await adminCall("GET", `/api/admin/announcements/${announcement.id}/failures`);
     expect(failures.json()).toMatchObject({ total: 1, failures: [{ email: refused, error: "550 5.1.1 Mailbox does not exist" }] });

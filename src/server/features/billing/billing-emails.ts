@@ -8,7 +8,7 @@ import type { Db } from "../../db/client.ts";
 import { cardAuthorizations, payments, refunds, renewalCharges, users } from "../../db/schema.ts";
 import { emailLayout } from "../../emails/layout.ts";
 import type { Business } from "../../env.ts";
-import type { Mailer } from "../../integrations/mail.ts";
+import type { Mailer } from "../../emails/outbox.ts";
 import { queueEventSms, SMS_TEXTS } from "../sms/sms.seam.ts";
 import { receiptOf } from "./billing-history.ts";
 

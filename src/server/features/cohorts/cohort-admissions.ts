@@ -10,7 +10,7 @@ import type { AdmissionRun } from "../../../shared/contracts/cohorts.ts";
 import type { PaidPlan } from "../../../shared/plans.ts";
 import type { Db } from "../../db/client.ts";
 import { auditLog, cohortAdmissions, users, waitlist } from "../../db/schema.ts";
-import type { Mailer } from "../../integrations/mail.ts";
+import type { Mailer } from "../../emails/outbox.ts";
 import { HttpError } from "../../plugins/errors.ts";
 import { admitFromWaitlist } from "../users/users.seam.ts";
 import { COHORT_WELCOME_JOB, createWelcomeJobHandler, queueCohortWelcome } from "./cohort-welcome.ts";

@@ -8,7 +8,7 @@ import { PAID_PLANS, PLAN_LABELS } from "../../../shared/plans.ts";
 import type { Db, Tx } from "../../db/client.ts";
 import { cohorts, users } from "../../db/schema.ts";
 import { emailLayout } from "../../emails/layout.ts";
-import type { Mailer } from "../../integrations/mail.ts";
+import type { Mailer } from "../../emails/outbox.ts";
 import { enqueueJob } from "../../jobs/queue.ts";
 import { queueEventSms, SMS_TEXTS } from "../sms/sms.seam.ts";
 

@@ -17,12 +17,13 @@ describe("GET /api/health/live and /api/health", () => {
     expect(response.json()).toEqual({ status: "ok", version, uptimeSeconds: expect.any(Number) });
   });
 
-  it("readiness reports the database, the version, the uptime and how each outside service is provided", async () => {
+  it("readiness reports the database, the emails not sent, the version, the uptime and how each outside service is provided", async () => {
     const response = await t.app.inject({ method: "GET", url: "/api/health" });
     expect(response.statusCode).toBe(200);
     expect(response.json()).toEqual({
       status: "ok",
       database: "ok",
+      mail: { failing: 0 },
       version,
       uptimeSeconds: expect.any(Number),
       services: { email: "development-mailbox", payments: "simulator", chat: "missing", sms: "development-mailbox" },

@@ -1,8 +1,8 @@
 // Liveness (the process answers) and readiness (the database answers), for load balancers,
 // supervisors and the container's HEALTHCHECK (docs/operations.md).
-import { sql } from "drizzle-orm";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { healthSchema, livenessSchema } from "../../../shared/contracts/health.ts";
+import { unsentMailCounts } from "../../emails/outbox.ts";
 import { serviceStatus } from "../../env.ts";
 import type { FeatureDeps } from "../../feature.ts";
 import { appVersion } from "../../version.ts";
@@ -22,8 +22,10 @@ export const healthRoutes = ({ db, env, outage }: Pick<FeatureDeps, "db" | "env"
     { schema: { response: { 200: healthSchema, 503: healthSchema } } },
     async (request, reply) => {
       try {
-        await db.execute(sql`select 1`);
-        return { status: "ok" as const, database: "ok" as const, ...processFacts(), services };
+        // The one query asks the database and counts the emails the mail server has not taken.
+        const { failing } = await unsentMailCounts(db);
+        const status = failing > 0 ? ("degraded" as const) : ("ok" as const);
+        return { status, database: "ok" as const, mail: { failing }, ...processFacts(), services };
       } catch (error) {
         // An outage is logged once, by the watch (docs/operations.md, "Database outage").
         if (!outage.notice(error)) request.log.error({ err: error }, "health check: database unreachable");

@@ -16,7 +16,7 @@ import type { Completion } from "../../../shared/contracts/learning.ts";
 import type { Db, Tx } from "../../db/client.ts";
 import { auditLog, certificates, users } from "../../db/schema.ts";
 import { emailLayout } from "../../emails/layout.ts";
-import type { Mailer } from "../../integrations/mail.ts";
+import type { Mailer } from "../../emails/outbox.ts";
 import { enqueueJob } from "../../jobs/queue.ts";
 import { HttpError } from "../../plugins/errors.ts";
 import { loadCatalog, type CatalogTrack } from "../catalog/catalog.seam.ts";

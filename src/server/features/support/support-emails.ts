@@ -6,7 +6,7 @@ import { formatAcademyTime } from "../../../shared/academy-time.ts";
 import type { Db } from "../../db/client.ts";
 import { lessonAnswers, lessonQuestions, modules, users } from "../../db/schema.ts";
 import { emailLayout } from "../../emails/layout.ts";
-import type { Mailer } from "../../integrations/mail.ts";
+import type { Mailer } from "../../emails/outbox.ts";
 import { queueEventSms, SMS_TEXTS } from "../sms/sms.seam.ts";
 import { requestWithLearner } from "./mentorship.service.ts";
 
