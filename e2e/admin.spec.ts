@@ -1,6 +1,7 @@
 import { readFile } from "node:fs/promises";
 import { expect, test, type BrowserContext, type Page } from "@playwright/test";
 import { signedInAccount, uniqueEmail } from "./support/accounts.ts";
+import { expectNoAxeViolations } from "./support/axe.ts";
 import { setPlanWithCli } from "./support/operator.ts";
 
 /** A signed-in administrator in `context`: registered, verified, then given the plan by the operator. */
@@ -220,4 +221,13 @@ test("an admin ticks a learner's watched videos in Edit Progress, and the learne
 
   await page.getByRole("tab", { name: /^Audit/ }).click();
   await expect(row(page, learnerEmail).first()).toContainText("progress.edited");
+});
+
+test("an admin sees under Messages the emails not sent", async ({ page, context, request }, testInfo) => {
+  await signedInAdmin(context, request, uniqueEmail(testInfo));
+  await page.goto("/admin?tab=messages");
+  const section = page.getByRole("region", { name: "Email not sent" });
+  // The development mailbox takes every email: none is left failing.
+  await expect(section.getByText("Every email has gone through.")).toBeVisible();
+  await expectNoAxeViolations(page, "the admin's Messages tab with the emails not sent");
 });

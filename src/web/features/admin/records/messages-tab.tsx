@@ -1,10 +1,11 @@
-// The Messages tab: what visitors sent through the contact form, newest first, then the SMS that
-// have not gone through.
+// The Messages tab: what visitors sent through the contact form, newest first, then the emails and
+// the SMS that have not gone through.
 import type { AdminContactMessage } from "../../../../shared/contracts/admin.ts";
 import { PagedTable, usePageParam } from "../../../ui/pagination.tsx";
 import { formatLocalDateTime } from "../admin-api.ts";
 import { useAdminMessages } from "./records-api.ts";
 import { FailingSmsList } from "./failing-sms.tsx";
+import { UnsentMailList } from "./unsent-mail.tsx";
 import { EmailText } from "../user-link.tsx";
 import "../users.css";
 
@@ -12,6 +13,7 @@ export function MessagesTab() {
   return (
     <>
       <ContactMessages />
+      <UnsentMailList />
       <FailingSmsList />
     </>
   );

@@ -244,4 +244,42 @@ describe("Messages tab", () => {
     expect(message.textContent).toBe("Hello,\nWhen does the next cohort start?");
     expect(message.className).toContain("cell-message");
   });
+
+  it("lists the emails not sent, to whom, about what, how often and why", async () => {
+    answers["GET /api/admin/messages"] = { ...page, total: 0, messages: [] };
+    answers["GET /api/admin/mail/unsent"] = {
+      total: 2,
+      messages: [
+        {
+          id: 2,
+          to: "kofi@example.com",
+          subject: "Reset your Trading Academy password",
+          status: "failing",
+          attempts: 3,
+          lastError: "connect ECONNREFUSED 10.0.0.5:587",
+          createdAt: "2025-08-04T09:30:00.000Z",
+        },
+        { id: 1, to: "ama@example.com", subject: "Verify your email", status: "failed", attempts: 10, lastError: "Greeting never received", createdAt: "2025-08-03T09:30:00.000Z" },
+      ],
+    };
+    show(<MessagesTab />, "/admin?tab=messages");
+
+    expect(await screen.findByRole("heading", { name: "Email not sent" })).toBeTruthy();
+    await screen.findByText("Reset your Trading Academy password");
+    const failing = rowWith("Reset your Trading Academy password");
+    expect(failing.getByText("kofi@example.com")).toBeTruthy();
+    expect(failing.getByText("3")).toBeTruthy();
+    expect(failing.getByText("Trying again")).toBeTruthy();
+    expect(failing.getByText("connect ECONNREFUSED 10.0.0.5:587")).toBeTruthy();
+    const failed = rowWith("Verify your email");
+    expect(failed.getByText("ama@example.com")).toBeTruthy();
+    expect(failed.getByText("Given up")).toBeTruthy();
+  });
+
+  it("says so when every email has gone through", async () => {
+    answers["GET /api/admin/messages"] = { ...page, total: 0, messages: [] };
+    answers["GET /api/admin/mail/unsent"] = { total: 0, messages: [] };
+    show(<MessagesTab />, "/admin?tab=messages");
+    expect(await screen.findByText("Every email has gone through.")).toBeTruthy();
+  });
 });
