@@ -28,6 +28,8 @@ const RETENTION_LABELS: [keyof RetentionCounts, string][] = [
   ["verifications", "expired tokens"],
   ["sessions", "expired sessions"],
   ["devMail", "development mails"],
+  ["sentMail", "sent emails"],
+  ["failedMail", "emails given up"],
 ];
 
 function describeDeleted(counts: RetentionCounts): string {

@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { runOperatorCommand } from "../cli/commands.ts";
-import { devMail, jobs, loginFailures, rateLimits, sessions, verifications } from "../db/schema.ts";
+import { devMail, jobs, loginFailures, mailOutbox, rateLimits, sessions, verifications } from "../db/schema.ts";
 import { createTestUsers, ipAllocator, type TestUser } from "../testing/accounts.ts";
 import { createTestApp, type TestApp } from "../testing/test-app.ts";
 import { deleteExpiredRecords, RETENTION_SCHEDULE } from "./retention.ts";
@@ -33,6 +33,7 @@ describe("retention", () => {
     await db.delete(loginFailures).where(sql`true`);
     await db.delete(verifications).where(sql`true`);
     await db.delete(devMail).where(sql`true`);
+    await db.delete(mailOutbox).where(sql`true`);
     await db.delete(sessions).where(sql`${sessions.expiresAt} < now()`);
     const job = (kind: string, status: "pending" | "running" | "done" | "failed", runAt: Date) => ({
       kind,
@@ -73,6 +74,25 @@ describe("retention", () => {
       { to: "eight-days-ago@example.com", subject: "old", text: "", html: "", createdAt: ago(8 * DAY) },
       { to: "yesterday@example.com", subject: "recent", text: "", html: "", createdAt: ago(DAY) },
     ]);
+    const mail = (to: string, status: "pending" | "failing" | "sent" | "failed", createdAt: Date, sentAt: Date | null = null) => ({
+      to,
+      subject: to,
+      text: "",
+      html: "",
+      status,
+      createdAt,
+      sentAt,
+    });
+    await db.insert(mailOutbox).values([
+      mail("sent-8-days-ago", "sent", ago(9 * DAY), ago(8 * DAY)),
+      // Queued long ago, sent only yesterday: a week from its sending.
+      mail("sent-yesterday", "sent", ago(10 * DAY), ago(DAY)),
+      mail("failed-91-days-ago", "failed", ago(91 * DAY)),
+      mail("failed-30-days-ago", "failed", ago(30 * DAY)),
+      // Not settled, however old: never deleted.
+      mail("pending-for-100-days", "pending", ago(100 * DAY)),
+      mail("failing-for-100-days", "failing", ago(100 * DAY)),
+    ]);
   }
 
   async function remaining() {
@@ -84,6 +104,7 @@ describe("retention", () => {
       verifications: (await db.select({ id: verifications.id }).from(verifications)).map((row) => row.id),
       expiredSessions: await db.select({ id: sessions.id }).from(sessions).where(eq(sessions.id, "expired-session")),
       devMail: (await db.select({ to: devMail.to }).from(devMail)).map((row) => row.to),
+      mailOutbox: (await db.select({ to: mailOutbox.to }).from(mailOutbox)).map((row) => row.to).sort(),
     };
   }
 
@@ -98,6 +119,8 @@ describe("retention", () => {
       verifications: 1,
       sessions: 1,
       devMail: 1,
+      sentMail: 1,
+      failedMail: 1,
     });
     expect(await remaining()).toEqual({
       jobs: ["done-yesterday", "failed-30-days-ago", "pending-for-100-days", "running-since-100-days"],
@@ -106,6 +129,7 @@ describe("retention", () => {
       verifications: ["valid"],
       expiredSessions: [],
       devMail: ["yesterday@example.com"],
+      mailOutbox: ["failed-30-days-ago", "failing-for-100-days", "pending-for-100-days", "sent-yesterday"],
     });
     // The learner's own session is live and still signs them in.
     const progress = await t.app.inject({ method: "GET", url: "/api/progress", headers: { cookie: learner.cookie } });
@@ -133,7 +157,7 @@ describe("retention", () => {
 
     await seedRows();
     expect(await runOperatorCommand(t.database.db, { name: "prune" })).toBe(
-      "Deleted 1 finished jobs, 1 failed jobs, 1 rate-limit counters, 1 sign-in failures, 1 expired tokens, 1 expired sessions, 1 development mails.",
+      "Deleted 1 finished jobs, 1 failed jobs, 1 rate-limit counters, 1 sign-in failures, 1 expired tokens, 1 expired sessions, 1 development mails, 1 sent emails, 1 emails given up.",
     );
   });
 });

@@ -7,7 +7,7 @@ import type { PgColumn, PgTable } from "drizzle-orm/pg-core";
 import { ACCOUNT_MAIL_WINDOW_MS } from "../auth/account-mail-limit.ts";
 import { LOCKOUT_WINDOW_MS } from "../auth/login-lockout.ts";
 import type { Db, Tx } from "../db/client.ts";
-import { devMail, jobs, loginFailures, rateLimits, sessions, verifications } from "../db/schema.ts";
+import { devMail, jobs, loginFailures, mailOutbox, rateLimits, sessions, verifications } from "../db/schema.ts";
 import type { Schedule } from "./scheduler.ts";
 
 const HOUR_MS = 60 * 60_000;
@@ -31,6 +31,10 @@ export const RETENTION = {
   loginFailureMs: Math.max(DAY_MS, 4 * LOCKOUT_WINDOW_MS),
   /** The development mailbox: a week of test mail. */
   devMailMs: 7 * DAY_MS,
+  /** An email sent (its recipient and subject, its content blanked): a week, as a finished job. */
+  sentMailMs: 7 * DAY_MS,
+  /** An email given up: a quarter, as a failed job, the evidence of a mail that never went out. */
+  failedMailMs: 90 * DAY_MS,
 } as const;
 
 export const RETENTION_BATCH = { size: 1_000, perRun: 10 } as const;
@@ -43,6 +47,8 @@ export type RetentionCounts = {
   verifications: number;
   sessions: number;
   devMail: number;
+  sentMail: number;
+  failedMail: number;
 };
 
 /** Deletes up to `size` rows of `table` matching `where`; resolves with how many went. */
@@ -70,6 +76,8 @@ export async function deleteExpiredRecords(
     verifications: 0,
     sessions: 0,
     devMail: 0,
+    sentMail: 0,
+    failedMail: 0,
   };
   // A job's run_at is the time of its last try: when a done or failed job finished.
   const targets: [keyof RetentionCounts, PgTable, PgColumn, SQL | undefined][] = [
@@ -80,6 +88,9 @@ export async function deleteExpiredRecords(
     ["verifications", verifications, verifications.id, lt(verifications.expiresAt, now)],
     ["sessions", sessions, sessions.id, lt(sessions.expiresAt, now)],
     ["devMail", devMail, devMail.id, lt(devMail.createdAt, before(RETENTION.devMailMs))],
+    // An email is given up within hours of being queued: its queuing time stands for that.
+    ["sentMail", mailOutbox, mailOutbox.id, and(eq(mailOutbox.status, "sent"), lt(mailOutbox.sentAt, before(RETENTION.sentMailMs)))],
+    ["failedMail", mailOutbox, mailOutbox.id, and(eq(mailOutbox.status, "failed"), lt(mailOutbox.createdAt, before(RETENTION.failedMailMs)))],
   ];
   for (const [kind, table, id, where] of targets) {
     for (let run = 0; run < batch.perRun; run++) {
@@ -91,5 +102,5 @@ export async function deleteExpiredRecords(
   return counts;
 }
 
-/** Hourly: finished jobs, spent rate-limit counters, old sign-in failures, expired tokens. */
+/** Hourly: finished jobs, spent rate-limit counters, old sign-in failures, expired tokens, old emails. */
 export const RETENTION_SCHEDULE: Schedule = { name: "retention", everyMs: HOUR_MS, run: (tx, now) => deleteExpiredRecords(tx, now) };
