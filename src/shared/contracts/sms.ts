@@ -88,7 +88,6 @@ export const failingSmsSchema = z.object({
     }),
   ),
 });
-export type FailingSms = z.infer<typeof failingSmsSchema>["messages"][number];
 
 /**
  * The learner's SMS settings on /account, each change answered with the settings as they now are,
