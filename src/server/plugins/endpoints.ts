@@ -23,6 +23,7 @@ export function route<E extends Endpoint>(
   const status = declared.status ?? 200;
   app.route({
     ...options,
+    config: { ...options.config, answersJson: true },
     method: declared.method,
     url: declared.path,
     schema: {

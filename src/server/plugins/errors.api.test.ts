@@ -127,10 +127,24 @@ describe("error responses", () => {
 
   it.each([
     ["a JSON answer", "GET", "/api/programs", 200],
-    ["a 404", "GET", "/api/nope", 404],
     ["a validation error", "POST", "/api/contact", 400],
-  ] as const)("sends security headers with %s", async (_, method, url, status) => {
+  ] as const)("sends %s nosniff and the resource policy, and none of a page's headers (docs/performance.md, \"Data\")", async (_, method, url, status) => {
     const response = await inject({ method, url, ...(method === "POST" ? { payload: {} } : {}) });
+    expect(response.statusCode).toBe(status);
+    expect(response.headers["content-type"]).toMatch(/^application\/json/);
+    expect(response.headers["x-content-type-options"]).toBe("nosniff");
+    expect(response.headers["cross-origin-resource-policy"]).toBe("same-origin");
+    for (const pageOnly of ["content-security-policy", "x-frame-options", "cross-origin-opener-policy", "referrer-policy", "x-xss-protection"]) {
+      expect(response.headers[pageOnly], pageOnly).toBeUndefined();
+    }
+    expect(response.headers["x-powered-by"]).toBeUndefined();
+  });
+
+  it.each([
+    ["a 404", "GET", "/api/nope", 404],
+    ["a page", "GET", "/not-a-page", 404],
+  ] as const)("sends security headers with %s", async (_, method, url, status) => {
+    const response = await inject({ method, url });
     expect(response.statusCode).toBe(status);
     const headers = response.headers;
     const csp = String(headers["content-security-policy"]);

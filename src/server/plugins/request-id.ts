@@ -33,14 +33,26 @@ function isBuiltFile(url: string): boolean {
   return url.startsWith(ASSETS_PATH) || url.startsWith(ICONS_PATH) || BUILT_FILES.has(url);
 }
 
+declare module "fastify" {
+  interface FastifyContextConfig {
+    /**
+     * The route answers JSON only, its errors included (every route declared with `route()`,
+     * endpoints.ts): never a page, so it carries only the headers a file needs.
+     */
+    answersJson?: true;
+  }
+}
+
 /**
  * What every answer carries, 404s, 429s and errors included: its request id and the security
- * headers (security.ts), computed once; a built script or stylesheet, only those it needs.
+ * headers (security.ts), computed once; a built file or a JSON answer, which is never a page, only
+ * those it needs (docs/performance.md, "Data").
  */
 export function answerHeaders(securityHeaders: Record<string, string>): SetAnswerHeaders {
-  const forAssets = assetSecurityHeaders(securityHeaders);
+  const notForPages = assetSecurityHeaders(securityHeaders);
   return (request, reply) => {
-    reply.headers(isBuiltFile(request.url) ? forAssets : securityHeaders).header(REQUEST_ID_HEADER, request.id);
+    const notAPage = isBuiltFile(request.url) || request.routeOptions.config?.answersJson === true;
+    reply.headers(notAPage ? notForPages : securityHeaders).header(REQUEST_ID_HEADER, request.id);
   };
 }
 

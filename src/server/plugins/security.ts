@@ -94,10 +94,13 @@ export function securityHeaders(env: Env): Record<string, string> {
 
 /**
  * The headers a built script or stylesheet under /assets/ needs (and the service worker's script,
- * the icons, request-id.ts): the document's (the policy, frame
+ * the icons, and every JSON answer, request-id.ts): the document's (the policy, frame
  * and opener rules) do nothing on a file that is not a page, and on a phone they cost some 650
  * bytes a file, twenty files a first visit (docs/performance.md, "Data"). Those files are ours,
- * built, never a learner's upload.
+ * built, never a learner's upload. A JSON answer is never a page either: with nosniff and its
+ * JSON type no browser runs or renders it as HTML, opened on its own it shows as text, with no
+ * script, frame, form or link the policy could govern, and framed it has nothing to click; the
+ * resource policy still keeps other sites from embedding it, and HSTS holds for any answer.
  */
 const ASSET_HEADERS = ["x-content-type-options", "cross-origin-resource-policy", "strict-transport-security"];
 

@@ -1,7 +1,9 @@
 // Attack suite (issue 7): what the browser is told to protect. Security headers on every kind of
-// answer (JSON, refusals, the auth library's own pages and redirects, the CSV download, HTML),
-// HSTS in production, and the session cookie's flags: HttpOnly, SameSite=Lax, Secure behind an
-// https APP_URL, and a token no script can read from a JSON answer either.
+// answer (JSON, refusals, the auth library's own pages and redirects, the CSV download, HTML):
+// a page's whole set on everything that may be shown as a page, and on the JSON answers of the
+// app's routes, which never are, nosniff and the resource policy only (docs/performance.md,
+// "Data"); HSTS in production, and the session cookie's flags: HttpOnly, SameSite=Lax, Secure
+// behind an https APP_URL, and a token no script can read from a JSON answer either.
 // Already covered elsewhere: the headers on a JSON answer, a 404 and a validation error, and HSTS
 // on /api/health in production (errors.api.test.ts); HttpOnly and SameSite=Lax, no Secure over
 // plain http (accounts.api.test.ts).
@@ -24,25 +26,53 @@ const nextIp = ipAllocator(65);
 const PRODUCTION_URL = "https://academy.example";
 const PRODUCTION_ENV = { NODE_ENV: "production", AUTH_SECRET: randomSecret(), APP_URL: PRODUCTION_URL };
 
-/** Answers of every kind the app gives, as a browser would ask for them. */
-function requestsOfEveryKind(admin: TestUser | null, origin: string): [string, InjectOptions][] {
+/**
+ * Answers of every kind the app gives, as a browser would ask for them: "json" for the JSON
+ * answers of the app's own routes (errors included), "page" for all that may be shown as a page.
+ */
+function requestsOfEveryKind(admin: TestUser | null, origin: string): [string, InjectOptions, "json" | "page"][] {
   const cookie = admin ? { cookie: admin.cookie } : {};
   return [
-    ["a public JSON answer", { url: "/api/programs" }],
-    ["the session answer", { url: "/api/me", headers: cookie }],
-    ["a 401", { url: "/api/progress" }],
-    ["a 404", { url: "/api/nope" }],
-    ["a page path that is not a page", { url: "/not-a-page" }],
-    ["a validation error", { method: "POST", url: "/api/contact", payload: {} }],
-    ["a 413", { method: "POST", url: "/api/contact", payload: { name: "x".repeat(70_000) } }],
-    ["a 415", { method: "POST", url: "/api/contact", headers: { "content-type": "text/plain" }, payload: "x" }],
-    ["a refused webhook", { method: "POST", url: "/api/paystack/webhook", payload: {} }],
-    ["the auth library's JSON", { url: "/api/auth/ok" }],
-    ["the auth library's HTML error page", { url: "/api/auth/error?error=%3Cscript%3Ealert(1)%3C%2Fscript%3E" }],
-    ["the auth library's redirect", { url: "/api/auth/verify-email?token=nope&callbackURL=%2F" }],
-    ["the auth library's refusal", { method: "POST", url: "/api/auth/sign-in/email", headers: { origin }, payload: { email: "x@example.com", password: "nope" } }],
-    ["the CSV download", { url: "/api/admin/users.csv", headers: cookie }],
+    ["a public JSON answer", { url: "/api/programs" }, "json"],
+    ["the session answer", { url: "/api/me", headers: cookie }, "json"],
+    ["a 401", { url: "/api/progress" }, "json"],
+    ["a 404", { url: "/api/nope" }, "page"],
+    ["a page path that is not a page", { url: "/not-a-page" }, "page"],
+    ["a validation error", { method: "POST", url: "/api/contact", payload: {} }, "json"],
+    ["a 413", { method: "POST", url: "/api/contact", payload: { name: "x".repeat(70_000) } }, "json"],
+    ["a 415", { method: "POST", url: "/api/contact", headers: { "content-type": "text/plain" }, payload: "x" }, "json"],
+    ["a refused webhook", { method: "POST", url: "/api/paystack/webhook", payload: {} }, "page"],
+    ["the auth library's JSON", { url: "/api/auth/ok" }, "page"],
+    ["the auth library's HTML error page", { url: "/api/auth/error?error=%3Cscript%3Ealert(1)%3C%2Fscript%3E" }, "page"],
+    ["the auth library's redirect", { url: "/api/auth/verify-email?token=nope&callbackURL=%2F" }, "page"],
+    ["the auth library's refusal", { method: "POST", url: "/api/auth/sign-in/email", headers: { origin }, payload: { email: "x@example.com", password: "nope" } }, "page"],
+    ["the CSV download", { url: "/api/admin/users.csv", headers: cookie }, "page"],
   ];
+}
+
+/** Headers that govern a page (what it may load, frame, open, link to): they do nothing on JSON. */
+const PAGE_ONLY_HEADERS = [
+  "content-security-policy",
+  "cross-origin-opener-policy",
+  "origin-agent-cluster",
+  "referrer-policy",
+  "x-dns-prefetch-control",
+  "x-download-options",
+  "x-frame-options",
+  "x-permitted-cross-domain-policies",
+  "x-xss-protection",
+];
+
+/** A JSON answer of the app's: read as JSON only (nosniff), by this site only (the resource policy), and no CORS grant. */
+function expectJsonAnswerHeaders(response: LightMyRequestResponse, what: string) {
+  const { headers } = response;
+  expect(headers["content-type"], what).toMatch(/^application\/json/);
+  expect(headers["x-content-type-options"], what).toBe("nosniff");
+  expect(headers["cross-origin-resource-policy"], what).toBe("same-origin");
+  for (const name of PAGE_ONLY_HEADERS) expect(headers[name], `${what}: ${name}`).toBeUndefined();
+  expect(headers["x-powered-by"], what).toBeUndefined();
+  expect(headers["access-control-allow-origin"], what).toBeUndefined();
+  expect(headers["access-control-allow-credentials"], what).toBeUndefined();
 }
 
 function expectProtectiveHeaders(response: LightMyRequestResponse, what: string) {
@@ -83,11 +113,12 @@ describe("security headers and cookies (development and test configuration)", ()
   });
   afterAll(() => t.close());
 
-  it("every kind of answer carries the CSP, nosniff, the referrer policy and frame protection, and no CORS grant", async () => {
-    for (const [what, options] of requestsOfEveryKind(admin, t.services.env.appUrl)) {
+  it("every kind of answer that may be a page carries the CSP, nosniff, the referrer policy and frame protection, a JSON answer nosniff and the resource policy, and none a CORS grant", async () => {
+    for (const [what, options, kind] of requestsOfEveryKind(admin, t.services.env.appUrl)) {
       const response = await t.app.inject({ remoteAddress: nextIp(), ...options, headers: { ...options.headers, origin: "https://evil.com" } });
       expect(response.statusCode, what).toBeLessThan(500);
-      expectProtectiveHeaders(response, what);
+      if (kind === "json") expectJsonAnswerHeaders(response, what);
+      else expectProtectiveHeaders(response, what);
     }
   });
 
@@ -151,14 +182,18 @@ describe("security headers and cookies in production (https APP_URL)", () => {
     production = app();
   });
 
-  it("every kind of answer forces HTTPS (HSTS, upgrade-insecure-requests) on top of the other headers", async () => {
+  it("every kind of answer forces HTTPS (HSTS; a page also upgrade-insecure-requests) on top of the other headers", async () => {
     const signedIn = await signIn(production, email, PASSWORD, nextIp());
     expect(signedIn.statusCode, signedIn.body).toBe(200);
-    for (const [what, options] of requestsOfEveryKind(null, PRODUCTION_URL)) {
+    for (const [what, options, kind] of requestsOfEveryKind(null, PRODUCTION_URL)) {
       const response = await production.app.inject({ remoteAddress: nextIp(), ...options });
       expect(response.statusCode, what).toBeLessThan(500);
-      expectProtectiveHeaders(response, what);
       expect(response.headers["strict-transport-security"], what).toBe("max-age=31536000; includeSubDomains");
+      if (kind === "json") {
+        expectJsonAnswerHeaders(response, what);
+        continue;
+      }
+      expectProtectiveHeaders(response, what);
       expect(String(response.headers["content-security-policy"]), what).toContain("upgrade-insecure-requests");
       expect(String(response.headers["content-security-policy"]), what).not.toMatch(/http:/);
     }
