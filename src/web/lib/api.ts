@@ -2,7 +2,7 @@
 import type * as z from "zod/mini";
 import { addressOf, type Answer, type CallInput, type Endpoint } from "../../shared/contracts/endpoint.ts";
 import { apiErrorSchema } from "../../shared/contracts/errors.ts";
-import { keepForOffline } from "./service-worker.ts";
+import { keepForOffline, withoutWorker } from "./service-worker.ts";
 
 export const NETWORK_ERROR_MESSAGE = "Network error. Please check your connection and try again.";
 export const GENERIC_ERROR_MESSAGE = "An unexpected error occurred. Please try again.";
@@ -38,6 +38,7 @@ export async function apiRequest<S extends z.ZodMiniType>(
   options: RequestOptions = {},
 ): Promise<z.output<S>> {
   let response: Response;
+  const askedWithoutWorker = withoutWorker();
   try {
     response = await fetch(path, {
       method: options.method ?? "GET",
@@ -49,7 +50,7 @@ export async function apiRequest<S extends z.ZodMiniType>(
     throw new ApiRequestError(NETWORK_ERROR_MESSAGE, 0, "NETWORK");
   }
 
-  if ((options.method ?? "GET") === "GET") keepForOffline(path, response);
+  keepForOffline(path, response, askedWithoutWorker, options.method);
   const payload: unknown = await response.json().catch(() => null);
   if (!response.ok) {
     const error = apiErrorSchema.safeParse(payload);

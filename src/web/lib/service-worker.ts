@@ -49,10 +49,24 @@ function watchForUpdates(registration: ServiceWorkerRegistration) {
  */
 const readsBeforeWorker = new Map<string, Response>();
 
-/** apiRequest hands each read it receives: kept while no worker controls the page. */
-export function keepForOffline(path: string, response: Response): void {
-  if (!("serviceWorker" in navigator) || navigator.serviceWorker.controller || !isCachedApiRead(path) || !response.ok) return;
-  readsBeforeWorker.set(new URL(path, window.location.origin).href, response.clone());
+/** Whether a request made now reaches the network without a worker (keepForOffline keeps its answer). */
+export function withoutWorker(): boolean {
+  return "serviceWorker" in navigator && !navigator.serviceWorker.controller;
+}
+
+/**
+ * apiRequest hands each answer it receives. A read asked for without a worker is kept here, or put
+ * in the worker's cache at once when one has taken over meanwhile (its answer never went through
+ * it).
+ */
+export function keepForOffline(path: string, response: Response, askedWithoutWorker: boolean, method = "GET"): void {
+  if (!("serviceWorker" in navigator)) return;
+  const { controller } = navigator.serviceWorker;
+  if (!askedWithoutWorker || method !== "GET" || !isCachedApiRead(path) || !response.ok) return;
+  const url = new URL(path, window.location.origin).href;
+  const copy = response.clone();
+  if (!controller) readsBeforeWorker.set(url, copy);
+  else if ("caches" in window) void caches.open(API_READS_CACHE).then((cache) => cache.put(url, copy)).catch(() => undefined);
 }
 
 /**
