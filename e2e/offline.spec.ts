@@ -1,13 +1,14 @@
 // Installable, and useful offline (docs/product.md, "Offline"; docs/decisions/020): the manifest
 // and the service worker, a lesson opened before shown again with the network cut, the offline
-// page with Retry for a page never opened, nothing of an account left after its sign-out, and the
-// built files kept trimmed to 150.
+// page with Retry for a page never opened, nothing of an account left after its sign-out, after a
+// sign-out from another device or for another learner signing in, and the built files kept
+// trimmed to 150.
 // Chromium at 360 px, as a phone.
-import { expect, test, type BrowserContext, type Page } from "@playwright/test";
-import { newSignedInContext, uniqueEmail } from "./support/accounts.ts";
+import { expect, test, type Browser, type BrowserContext, type Page } from "@playwright/test";
+import { DEFAULT_PASSWORD, logIn, newSignedInContext, signedInAccount, uniqueEmail } from "./support/accounts.ts";
 import { expectNoAxeViolations } from "./support/axe.ts";
 import { playButton } from "./support/youtube.ts";
-import { API_READS_CACHE, isCachedApiRead, SHELL_ASSETS_CACHE } from "../src/shared/offline.ts";
+import { ANSWER_FOR, API_READS_CACHE, isCachedApiRead, SHELL_ASSETS_CACHE } from "../src/shared/offline.ts";
 
 test.use({ serviceWorkers: "allow", viewport: { width: 360, height: 740 } });
 
@@ -211,6 +212,155 @@ test("after sign-out, nothing of the account is shown offline", async ({ browser
   await expect(page.getByText("Kofi Boateng")).toHaveCount(0);
   await expect(page.getByText("Welcome to the markets")).toHaveCount(0);
   await page.screenshot({ path: testInfo.outputPath("offline-after-sign-out.png") });
+  await context.close();
+});
+
+/** Reads the worker keeps that are the same for everyone. */
+const PUBLIC_READS = ["/api/site", "/api/programs", "/api/prices"];
+
+/**
+ * Asks for each read from the page, as the app would, and says whose answer came back (the user
+ * id the server named it for, ANSWER_FOR, or "no one's"), or "no answer" when the worker had none
+ * to give (offline: the network fails, and nothing kept is served).
+ */
+function answersTo(page: Page, paths: string[]): Promise<Record<string, string>> {
+  return page.evaluate(
+    async ({ paths, header }) =>
+      Object.fromEntries(
+        await Promise.all(
+          paths.map(async (path) => {
+            const whose = await fetch(path, { credentials: "same-origin" }).then(
+              (response) => response.headers.get(header) ?? "no one's",
+              () => "no answer",
+            );
+            return [path, whose] as const;
+          }),
+        ),
+      ),
+    { paths, header: ANSWER_FOR },
+  );
+}
+
+/** The same answer for every path. */
+function each(paths: string[], whose: string): Record<string, string> {
+  return Object.fromEntries(paths.map((path) => [path, whose]));
+}
+
+/**
+ * A learner's phone that has watched a lesson and opened the programs, the account page and the
+ * subscription page, and the learner's own reads its worker kept (all but PUBLIC_READS).
+ */
+async function phoneThatBrowsed(browser: Browser, email: string, name: string): Promise<{ context: BrowserContext; page: Page; personal: string[] }> {
+  const context = await newSignedInContext(browser, { email, name }, { serviceWorkers: "allow", viewport: { width: 360, height: 740 } });
+  const page = await context.newPage();
+  await openLesson(page);
+  await page.getByRole("button", { name: "Mark as Watched" }).click();
+  await expect(page.getByText("1 of 3 videos watched")).toBeVisible();
+  await Promise.all([page.waitForResponse((response) => response.url().endsWith("/api/progress")), page.goto("/program")]);
+  await everythingLoadedIsKept(page);
+  await page.goto("/program/beginner");
+  await expect(page.getByText("1 of 3 videos watched")).toBeVisible();
+  await everythingLoadedIsKept(page);
+  await page.goto("/account");
+  await expect(page.getByLabel("Full Name")).toHaveValue(name);
+  await expect(page.getByText("This device", { exact: true })).toBeVisible();
+  await page.waitForLoadState("networkidle");
+  await everythingLoadedIsKept(page);
+  await page.goto("/subscription");
+  await expect(page.getByRole("button", { name: "Current Plan" })).toBeDisabled();
+  await page.waitForLoadState("networkidle");
+  await everythingLoadedIsKept(page);
+  const personal = await page.evaluate(
+    async ({ reads, everyones }) =>
+      (await (await caches.open(reads)).keys()).map((request) => new URL(request.url)).filter((url) => !everyones.includes(url.pathname)).map((url) => url.pathname + url.search),
+    { reads: API_READS_CACHE, everyones: PUBLIC_READS },
+  );
+  // The session, the track with the lesson watched, progress, the devices, SMS settings, the plan.
+  expect(personal).toEqual(
+    expect.arrayContaining(["/api/me", "/api/programs/beginner", "/api/progress", "/api/accounts/sessions", "/api/accounts/sms", "/api/subscription"]),
+  );
+  return { context, page, personal };
+}
+
+test("signed out from another device, the phone serves none of the learner's answers offline", async ({ browser }, testInfo) => {
+  // Two devices and four pages opened before the network is cut.
+  test.slow();
+  const email = uniqueEmail(testInfo);
+  const { page, context, personal } = await phoneThatBrowsed(browser, email, "Yaa Asantewaa");
+  const reads = personal.filter((path) => path !== "/api/me");
+
+  // From the laptop: Sign Out All Other Devices.
+  const laptop = await browser.newContext();
+  const laptopPage = await laptop.newPage();
+  await logIn(laptopPage, email, DEFAULT_PASSWORD);
+  await expect(laptopPage).toHaveURL(/\/$/);
+  await laptopPage.goto("/account");
+  await laptopPage.getByRole("button", { name: "Sign Out All Other Devices" }).click();
+  await expect(laptopPage.getByText("Your other devices have been signed out.")).toBeVisible();
+  await laptop.close();
+
+  // The phone, back online, shows its learner signed out.
+  await page.goto("/account");
+  await expect(page.getByRole("main").getByRole("status")).toHaveText("You were signed out on this device from another session. Please log in again.");
+
+  // Offline, whoever picks up the phone gets none of the learner's answers: asked for directly,
+  // nor on the app's pages.
+  await cutNetwork(context);
+  // (The session's own answer is kept: it says no one is signed in.)
+  expect(await answersTo(page, ["/api/me", ...reads])).toEqual({ ...each(reads, "no answer"), "/api/me": "no one's" });
+  await page.goto("/program/beginner");
+  await expect(page.getByRole("main")).toBeVisible();
+  await expect(page.getByText(LESSON_NOTES)).toHaveCount(0);
+  await expect(page.getByText("1 of 3 videos watched")).toHaveCount(0);
+  await page.goto("/account");
+  await expect(page.getByRole("main")).toBeVisible();
+  await expect(page.getByText("Yaa Asantewaa")).toHaveCount(0);
+  await expect(page.getByText(email)).toHaveCount(0);
+  await page.screenshot({ path: testInfo.outputPath("offline-after-signed-out-elsewhere.png") });
+  await context.close();
+});
+
+test("another learner signing in on the same browser never gets the first one's answers", async ({ browser }, testInfo) => {
+  // Two learners, and five pages opened before the network is cut.
+  test.slow();
+  const { page, context, personal } = await phoneThatBrowsed(browser, uniqueEmail(testInfo), "Kwame Asante");
+  // The first learner's answer to the track, as it was kept.
+  const firstLearners = await page.evaluate(async (reads) => {
+    const kept = await (await caches.open(reads)).match("/api/programs/beginner");
+    if (!kept) return null;
+    const headers: [string, string][] = [];
+    kept.headers.forEach((value, name) => headers.push([name, value]));
+    return { body: await kept.text(), headers };
+  }, API_READS_CACHE);
+  expect(firstLearners?.body).toMatch(/"watched":\["/);
+
+  // Another learner signs in on this browser without its page signing out (as a sign-in with
+  // Google does, coming back to the app), and opens the account page.
+  await signedInAccount(context, context.request, { email: uniqueEmail(`${testInfo.title} second`), name: "Adwoa Mensah" });
+  await page.goto("/account");
+  await expect(page.getByLabel("Full Name")).toHaveValue("Adwoa Mensah");
+  const second = await page.evaluate(async () => ((await (await fetch("/api/me")).json()) as { user: { id: string } }).user.id);
+
+  // An answer of the first learner's still kept (one that arrived late, say) is not served either.
+  await page.evaluate(
+    async ({ reads, kept }) => (await caches.open(reads)).put("/api/programs/beginner", new Response(kept.body, { headers: kept.headers })),
+    { reads: API_READS_CACHE, kept: firstLearners ?? { body: "", headers: [] } },
+  );
+
+  await cutNetwork(context);
+  // The lesson the first learner watched: the offline page for the second, never their progress.
+  await page.goto("/program/beginner");
+  await expect(page.getByRole("heading", { level: 1, name: "You are offline" })).toBeVisible();
+  await expect(page.getByText("1 of 3 videos watched")).toHaveCount(0);
+  // The account page the second learner opened shows theirs.
+  await page.goto("/account");
+  await expect(page.getByLabel("Full Name")).toHaveValue("Adwoa Mensah");
+  await expect(page.getByText("Kwame Asante")).toHaveCount(0);
+  // Asked for directly: only the second learner's own answers, or none.
+  const answers = await answersTo(page, personal);
+  expect(answers["/api/me"]).toBe(second);
+  for (const [path, whose] of Object.entries(answers)) expect(["no answer", second], path).toContain(whose);
+  await page.screenshot({ path: testInfo.outputPath("offline-second-learner.png") });
   await context.close();
 });
 

@@ -1,7 +1,10 @@
 // What the service worker keeps for a learner offline, shared by the worker and the app
 // (docs/decisions/020-offline-with-a-service-worker.md, docs/product.md "Offline").
 
-/** The last answers of the reads below: signed-in data, deleted at sign-out and at sign-in. */
+/**
+ * The last answers of the reads below: signed-in data, deleted at sign-out and at sign-in, and each
+ * signed-in answer served only to its own user (ANSWER_FOR).
+ */
 export const API_READS_CACHE = "api-reads";
 
 /** The last index.html seen, which every page of the app is. */
@@ -12,6 +15,16 @@ export const SHELL_ASSETS_CACHE = "assets";
 
 /** The app's message to a new worker waiting to take over: the learner pressed Reload. */
 export const SKIP_WAITING = "SKIP_WAITING";
+
+/**
+ * The header naming whose answer a signed-in read is (the user's id), set by the server on every
+ * signed-in GET and on `/api/me` for a user. The worker shows a kept answer only to the user the
+ * last `/api/me` named, and deletes every other user's (docs/product.md, "Offline").
+ */
+export const ANSWER_FOR = "answer-for";
+
+/** The app's message to the worker: an answer said there is no session (a 401). */
+export const FORGET_PERSONAL = "FORGET_PERSONAL";
 
 /**
  * The GET reads a page opened before shows again offline: the session and the site's settings

@@ -4,7 +4,7 @@
 import { clientsClaim, registerQuotaErrorCallback, type WorkboxPlugin } from "workbox-core";
 import { NavigationRoute, Route, Router } from "workbox-routing";
 import { CacheFirst, NetworkFirst } from "workbox-strategies";
-import { API_READS_CACHE, APP_SHELL_CACHE, isCachedApiRead, SHELL_ASSETS_CACHE, SKIP_WAITING } from "../shared/offline.ts";
+import { ANSWER_FOR, API_READS_CACHE, APP_SHELL_CACHE, FORGET_PERSONAL, isCachedApiRead, SHELL_ASSETS_CACHE, SKIP_WAITING } from "../shared/offline.ts";
 
 declare const self: ServiceWorkerGlobalScope & { __WB_MANIFEST: Array<{ url: string; revision: string | null } | string> };
 
@@ -97,13 +97,47 @@ router.registerRoute(
   ),
 );
 
+/** The session's read: its last answer says who this device's learner is. */
+const ME = "/api/me";
+
+/**
+ * Deletes every kept answer the server named as another user's than `user` (null: anyone's): the
+ * answers of no session are the public ones (docs/product.md, "Offline").
+ */
+async function forgetAllBut(user: string | null): Promise<void> {
+  const cache = await caches.open(API_READS_CACHE);
+  for (const request of await cache.keys()) {
+    const owner = (await cache.match(request))?.headers.get(ANSWER_FOR);
+    if (owner && owner !== user) await cache.delete(request);
+  }
+}
+
+/**
+ * One user's answers are never another's. The session's answer says who is signed in: every other
+ * user's answers go before the page has it (none at all after a sign-out elsewhere), and a 401
+ * says there is no session. A kept answer is shown only to the user the last session's answer
+ * named, so that one left behind is never served to the next person on the device.
+ */
+const keptForTheirUser: WorkboxPlugin = {
+  fetchDidSucceed: async ({ request, response }) => {
+    if (response.status === 401 || (response.ok && new URL(request.url).pathname === ME)) {
+      await forgetAllBut(response.headers.get(ANSWER_FOR)).catch(() => undefined);
+    }
+    return response;
+  },
+  cachedResponseWillBeUsed: async ({ cacheName, cachedResponse }) => {
+    const owner = cachedResponse?.headers.get(ANSWER_FOR);
+    return owner && owner !== (await (await caches.open(cacheName)).match(ME))?.headers.get(ANSWER_FOR) ? null : cachedResponse;
+  },
+};
+
 // The reads a learner reopens offline: the network first, the last answer seen when there is none
 // within 4 seconds. Never sign-in, payments or admin (isCachedApiRead); sign-out deletes this
 // cache (session.ts).
 router.registerRoute(
   new Route(
   ({ url, sameOrigin }) => sameOrigin && isCachedApiRead(url.pathname),
-  new NetworkFirst({ cacheName: API_READS_CACHE, networkTimeoutSeconds: 4 }),
+  new NetworkFirst({ cacheName: API_READS_CACHE, networkTimeoutSeconds: 4, plugins: [keptForTheirUser] }),
   "GET",
   ),
 );
@@ -116,7 +150,10 @@ router.addCacheListener();
 
 self.addEventListener("message", (event) => {
   const data: unknown = event.data;
-  if (typeof data === "object" && data !== null && Reflect.get(data, "type") === SKIP_WAITING) void self.skipWaiting();
+  const type = typeof data === "object" && data !== null ? Reflect.get(data, "type") : null;
+  if (type === SKIP_WAITING) void self.skipWaiting();
+  // The app had a 401: there is no session (lib/service-worker.ts in the app).
+  if (type === FORGET_PERSONAL) event.waitUntil(forgetAllBut(null));
 });
 
 // A first install controls the open page at once; an update waits for the learner's Reload.

@@ -5,6 +5,7 @@ import { parseCookie, stringifySetCookie } from "cookie";
 import { eq, sql } from "drizzle-orm";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
+import { ANSWER_FOR } from "../../shared/offline.ts";
 import { effectivePlan, type Plan } from "../../shared/plans.ts";
 import type { Db } from "../db/client.ts";
 import { sessions, users } from "../db/schema.ts";
@@ -162,6 +163,8 @@ export function createSessions({ auth, db, userChanges }: { auth: Auth; db: Db; 
       return sendError(reply, 403, "EMAIL_NOT_VERIFIED", "Please verify your email to continue.");
     }
     request.user = user;
+    // Whose answer this is: the service worker shows a kept read to no one else (docs/product.md, "Offline").
+    if (request.method === "GET") reply.header(ANSWER_FOR, user.id);
   }
 
   /** Hook: an administrator (plan admin), decided on the server. */

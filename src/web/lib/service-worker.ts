@@ -2,7 +2,7 @@
 // registering it once the page has loaded, telling the learner when a new version waits
 // ("New version available: Reload"), and forgetting a signed-in learner's cached reads.
 import { useSyncExternalStore } from "react";
-import { API_READS_CACHE, isCachedApiRead, SKIP_WAITING } from "../../shared/offline.ts";
+import { API_READS_CACHE, FORGET_PERSONAL, isCachedApiRead, SKIP_WAITING } from "../../shared/offline.ts";
 
 const WORKER_URL = "/service-worker.js";
 
@@ -57,11 +57,16 @@ export function withoutWorker(): boolean {
 /**
  * apiRequest hands each answer it receives. A read asked for without a worker is kept here, or put
  * in the worker's cache at once when one has taken over meanwhile (its answer never went through
- * it).
+ * it). A 401 says there is no session: the worker deletes every user's answers it kept
+ * (docs/product.md, "Offline").
  */
 export function keepForOffline(path: string, response: Response, askedWithoutWorker: boolean, method = "GET"): void {
   if (!("serviceWorker" in navigator)) return;
   const { controller } = navigator.serviceWorker;
+  if (response.status === 401) {
+    readsBeforeWorker.clear();
+    controller?.postMessage({ type: FORGET_PERSONAL });
+  }
   if (!askedWithoutWorker || method !== "GET" || !isCachedApiRead(path) || !response.ok) return;
   const url = new URL(path, window.location.origin).href;
   const copy = response.clone();

@@ -3,6 +3,7 @@ import type { FastifyPluginAsyncZod, ZodTypeProvider } from "fastify-type-provid
 import { ACCOUNT_MESSAGES, ACCOUNT_SETTINGS_ENDPOINTS } from "../../../shared/contracts/account-settings.ts";
 import { ACCOUNTS_ENDPOINTS, AUTH_MESSAGES, LIMIT_MESSAGES } from "../../../shared/contracts/accounts.ts";
 import { SESSION_ENDPOINTS } from "../../../shared/contracts/session.ts";
+import { ANSWER_FOR } from "../../../shared/offline.ts";
 import { signedInUser, signedSessionToken } from "../../auth/session.ts";
 import type { FeatureDeps } from "../../feature.ts";
 import { toWebHeaders } from "../../auth/web-headers.ts";
@@ -39,7 +40,11 @@ export const accountsRoutes = (deps: FeatureDeps): FastifyPluginAsyncZod => asyn
   route(app, SESSION_ENDPOINTS.me, {}, async (request, reply) => {
     const user = await currentUser(request);
     reply.header("cache-control", "no-store");
-    if (user) return { user: toMe(user) };
+    // Whose session this is: the service worker keeps no other user's answers (docs/product.md, "Offline").
+    if (user) {
+      reply.header(ANSWER_FOR, user.id);
+      return { user: toMe(user) };
+    }
     return (await endedSession(request, reply)) ? { user: null, signedOutElsewhere: true } : { user: null };
   });
 
