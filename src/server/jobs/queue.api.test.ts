@@ -1,5 +1,5 @@
 import { eq, sql } from "drizzle-orm";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { jobs } from "../db/schema.ts";
 import { createTestApp, type TestApp } from "../testing/test-app.ts";
 import { createJobRunner, enqueueJob, retryDelayMs, type JobHandlers } from "./queue.ts";
@@ -260,5 +260,57 @@ describe("job queue", () => {
     expect((await t.database.db.select().from(jobs).where(eq(jobs.kind, "test.other")))[0]?.status).toBe("pending");
     expect(await jobsRunner.runDue()).toBe(1);
     expect(ran).toEqual(["mail", "other"]);
+  });
+
+  it("a job queued while a drain is running another is run before the caller who asked for it is answered", async () => {
+    const clock = manualClock();
+    const ran: string[] = [];
+    let releaseFirst = () => undefined as void;
+    const firstHeld = new Promise<void>((resolve) => (releaseFirst = resolve));
+    const jobsRunner = runner(
+      {
+        "test.mail": async (payload) => {
+          const { n } = payload as { n: number };
+          if (n === 1) await firstHeld;
+          ran.push(`mail ${n}`);
+        },
+      },
+      clock,
+    );
+    await enqueueJob(t.database.db, "test.mail", { n: 1 });
+    const first = jobsRunner.runDue("test.mail");
+    await vi.waitFor(async () => expect((await onlyJob()).status).toBe("running"));
+    // The drain holds the first message while the second is queued and asked for.
+    await enqueueJob(t.database.db, "test.mail", { n: 2 });
+    const second = jobsRunner.runDue("test.mail");
+    releaseFirst();
+    await second;
+    expect(ran).toEqual(["mail 1", "mail 2"]);
+    expect(await first).toBe(2);
+  });
+
+  it("asked for one kind while the drain of every kind is running a job of it, waits for that job", async () => {
+    const clock = manualClock();
+    let release = () => undefined as void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let sent = false;
+    const jobsRunner = runner(
+      {
+        "test.mail": async () => {
+          await held;
+          sent = true;
+        },
+      },
+      clock,
+    );
+    await enqueueJob(t.database.db, "test.mail", {});
+    const everything = jobsRunner.runDue();
+    await vi.waitFor(async () => expect((await onlyJob()).status).toBe("running"));
+    const mailOnly = jobsRunner.runDue("test.mail");
+    setTimeout(release, 50);
+    // Nothing was left for this drain to claim; it still resolves only once the message is sent.
+    expect(await mailOnly).toBe(0);
+    expect(sent).toBe(true);
+    expect(await everything).toBe(1);
   });
 });

@@ -52,6 +52,8 @@ export type JobRunner = {
   stop(): Promise<void>;
 };
 
+type Drain = { again: boolean; done: Promise<number> };
+
 export function createJobRunner(options: {
   db: Db;
   handlers: JobHandlers;
@@ -68,8 +70,9 @@ export function createJobRunner(options: {
   const { db, handlers, log } = options;
   const now = options.now ?? (() => new Date());
   let timer: NodeJS.Timeout | null = null;
-  // The drain under way, for every kind ("") or one.
-  const running = new Map<string, Promise<number>>();
+  // The drain under way, for every kind ("") or one, and the jobs this process is running.
+  const drains = new Map<string, Drain>();
+  const inFlight = new Set<{ kind: string; done: Promise<unknown> }>();
 
   async function claimNext(kind: string) {
     return db.transaction(async (tx) => {
@@ -102,6 +105,18 @@ export function createJobRunner(options: {
   async function runOne(kind: string): Promise<boolean> {
     const job = await claimNext(kind);
     if (!job) return false;
+    const running = { kind: job.kind, done: run(job) };
+    inFlight.add(running);
+    try {
+      await running.done;
+    } finally {
+      inFlight.delete(running);
+    }
+    return true;
+  }
+
+  /** Runs a claimed job and records how it went. */
+  async function run(job: NonNullable<Awaited<ReturnType<typeof claimNext>>>) {
     const handler = handlers[job.kind];
     const renewal = setInterval(() => {
       db.update(jobs)
@@ -136,7 +151,6 @@ export function createJobRunner(options: {
     } finally {
       clearInterval(renewal);
     }
-    return true;
   }
 
   async function drain(kind: string): Promise<number> {
@@ -146,14 +160,32 @@ export function createJobRunner(options: {
   }
 
   function runDue(kind = ""): Promise<number> {
-    // One drain at a time per process and kind; callers share the one under way. A drain of one
-    // kind and the drain of all may run side by side: each claims its jobs, as instances do.
-    let drainUnderWay = running.get(kind);
-    if (!drainUnderWay) {
-      drainUnderWay = drain(kind).finally(() => running.delete(kind));
-      running.set(kind, drainUnderWay);
+    // One drain at a time per process and kind; callers share the one under way. It may already
+    // have looked for work and be finishing a job when a caller queues another, so a caller that
+    // joins it asks for one more pass, and the shared promise resolves after that pass. A drain of
+    // one kind and the drain of all may run side by side: each claims its jobs, as instances do,
+    // and a job of the kind that the other has claimed is waited for before the drain resolves.
+    const underWay = drains.get(kind);
+    if (underWay) {
+      underWay.again = true;
+      return underWay.done;
     }
-    return drainUnderWay;
+    const state: Drain = { again: false, done: Promise.resolve(0) };
+    state.done = (async () => {
+      let count = 0;
+      try {
+        do {
+          state.again = false;
+          count += await drain(kind);
+        } while (state.again);
+        await Promise.allSettled([...inFlight].filter((job) => !kind || job.kind === kind).map((job) => job.done));
+      } finally {
+        drains.delete(kind);
+      }
+      return count;
+    })();
+    drains.set(kind, state);
+    return state.done;
   }
 
   function tick() {
@@ -172,7 +204,7 @@ export function createJobRunner(options: {
     async stop() {
       if (timer) clearInterval(timer);
       timer = null;
-      await Promise.allSettled(running.values());
+      await Promise.allSettled([...drains.values()].map((underWay) => underWay.done));
     },
   };
 }

@@ -2,13 +2,13 @@
 // Users are made the way a person makes one: register, open the verification link from the dev
 // mailbox, sign in. A plan is then set directly in the users table, as a payment or an
 // administrator would.
-import { desc, eq, sql } from "drizzle-orm";
+import { and, desc, eq, sql } from "drizzle-orm";
 import type { LightMyRequestResponse } from "fastify";
-import { expect } from "vitest";
+import { expect, vi } from "vitest";
 import { waitText } from "../../shared/contracts/accounts.ts";
 import type { Plan, SubscriptionStatus } from "../../shared/plans.ts";
 import { LOCKOUT_FAILURES } from "../auth/login-lockout.ts";
-import { devMail, users } from "../db/schema.ts";
+import { devMail, jobs, users } from "../db/schema.ts";
 import { MAIL_JOB } from "../emails/outbox.ts";
 import { setUserPlan } from "../features/users/users.service.ts";
 import type { TestApp } from "./test-app.ts";
@@ -65,8 +65,28 @@ export function sessionSetCookie(response: LightMyRequestResponse): string | und
  * delivered (each is a job, which a test app runs only when asked).
  */
 export async function mailsTo(t: TestApp, email: string) {
-  await t.services.jobs.runDue(MAIL_JOB);
+  await mailDelivered(t);
   return t.database.db.select().from(devMail).where(eq(devMail.to, email)).orderBy(desc(devMail.id));
+}
+
+/**
+ * Every email queued so far and due has been handed to the mail server (docs/testing.md): this
+ * app's outbox runs now, and a message another instance on the same database is sending is waited
+ * for. A message waiting to be tried again later is not.
+ */
+export async function mailDelivered(t: TestApp) {
+  await t.services.jobs.runDue(MAIL_JOB);
+  await vi.waitFor(
+    async () => {
+      const [sending] = await t.database.db
+        .select({ id: jobs.id })
+        .from(jobs)
+        .where(and(eq(jobs.kind, MAIL_JOB), eq(jobs.status, "running")))
+        .limit(1);
+      if (sending) throw new Error(`mail job ${sending.id} is still being sent by another instance`);
+    },
+    { timeout: 20_000, interval: 20 },
+  );
 }
 
 /** The first link in the newest mail to `email` whose path is `path`, as a URL. */

@@ -22,7 +22,7 @@ import {
   waitlist,
   contacts,
 } from "../db/schema.ts";
-import { MAIL_JOB } from "../emails/outbox.ts";
+import { mailDelivered } from "./accounts.ts";
 import type { TestApp } from "./test-app.ts";
 
 /**
@@ -73,7 +73,7 @@ export function rowCounts(snapshot: DatabaseSnapshot): Record<string, number> {
  * background and would otherwise change the outbox's rows in the middle.
  */
 export async function expectNothingChanged(t: TestApp, attack: () => Promise<void>) {
-  await t.services.jobs.runDue(MAIL_JOB);
+  await mailDelivered(t);
   const before = await databaseSnapshot(t);
   await attack();
   const after = await databaseSnapshot(t);
