@@ -29,6 +29,40 @@ async function settle(page: Page) {
   await expect(page.getByRole("main").getByText(/^Loading/)).toHaveCount(0);
 }
 
+test.describe("the checks themselves", () => {
+  /** A page of its own, valid but for the controls given. */
+  async function pageWith(page: Page, controls: string) {
+    await page.setContent(`<!doctype html><html lang="en"><head><title>Names</title>
+      <style>.visually-hidden { position: absolute; width: 1px; height: 1px; margin: -1px; overflow: hidden; clip: rect(0, 0, 0, 0); white-space: nowrap; }</style>
+      </head><body><main><h1>Names</h1>${controls}</main></body></html>`);
+  }
+
+  test("names that start with the words shown pass, icons and hidden words included", async ({ page }) => {
+    await pageWith(
+      page,
+      `<button type="button" aria-label="Cancel the upload">Cancel</button>
+       <button type="button" aria-label="Close dialog"><svg aria-hidden="true" width="20" height="20"><path d="M2 2L18 18"/></svg></button>
+       <a href="#video">Open on YouTube<span class="visually-hidden"> (opens in a new tab)</span></a>
+       <a href="#previous"><span aria-hidden="true">&larr; </span>Previous</a>`,
+    );
+    await expectNoAxeViolations(page, "a page of good names");
+  });
+
+  test("a name that holds the words shown but does not start with them fails, where axe's rule lets it pass", async ({ page }) => {
+    await pageWith(page, `<button type="button" aria-label="Close the dialog and Cancel">Cancel</button>`);
+    await expect(expectNoAxeViolations(page, "a page of a late word")).rejects.toThrow(
+      /shows "Cancel" but is named "Close the dialog and Cancel"/,
+    );
+  });
+
+  test("words the browser runs together in the name, shown apart, fail", async ({ page }) => {
+    await pageWith(page, `<a href="#file"><span>notes.pdf</span><span style="margin-left: 1rem">PDF, 12 KB</span></a>`);
+    await expect(expectNoAxeViolations(page, "a page of words run together")).rejects.toThrow(
+      /shows "notes.pdf PDF, 12 KB" but is named "notes.pdfPDF, 12 KB"/,
+    );
+  });
+});
+
 test.describe("as a visitor", () => {
   // The verification page with a code that fails shows its error state, checked with the rest.
   const routes = [...VISITOR_PAGES, "/verify-email?oobCode=not-a-real-code"];
