@@ -11,6 +11,7 @@ import {
   signedInAccount,
   uniqueEmail,
 } from "./support/accounts.ts";
+import { expectNoAxeViolations } from "./support/axe.ts";
 
 const NEW_PASSWORD = "Another-Secret-2026";
 
@@ -88,7 +89,21 @@ test("a learner sees where they are signed in and signs another device out", asy
   const devices = card(page, "Where You're Signed In");
   await expect(devices.getByRole("listitem")).toHaveCount(2);
   await expect(devices.getByRole("listitem").first()).toContainText("This device");
-  await devices.getByRole("button", { name: /^Sign out / }).click();
+  // Held on its way, the button says what it is doing, and is still named by what it shows.
+  let releaseSignOut: () => void = () => undefined;
+  const signOutHeld = new Promise<void>((resolve) => (releaseSignOut = resolve));
+  await page.route("**/api/accounts/sessions/*", async (route) => {
+    if (route.request().method() === "DELETE") await signOutHeld;
+    await route.continue();
+  });
+  const other = devices.getByRole("listitem").filter({ hasNotText: "This device" }).getByRole("button");
+  // Which device, in the name: the list shows it beside the button.
+  await expect(other).toHaveAccessibleName(/^sign out .+, signed in /i);
+  await other.click();
+  await expect(other).toHaveText(/^Signing out\.\.\./);
+  await expect(other).toBeDisabled();
+  await expectNoAxeViolations(page, "/account, signing a device out");
+  releaseSignOut();
   await expect(devices.getByRole("status")).toHaveText("That device has been signed out.");
   await expect(devices.getByRole("listitem")).toHaveCount(1);
 

@@ -19,7 +19,7 @@ function curriculum(page: Page) {
 
 /** The curriculum's link to lesson `n` (1-based). */
 function lessonLink(page: Page, n: number) {
-  return curriculum(page).getByRole("link", { name: new RegExp(`^Section ${n}:`) });
+  return curriculum(page).getByRole("link", { name: new RegExp(`^Section ${n} `) });
 }
 
 function lessonHeading(page: Page, n: number) {
@@ -76,7 +76,7 @@ test("a learner studies the whole Beginner program in the player", async ({ page
   // Next: the second lesson, at its own address, its heading taking the focus.
   const pager = page.getByRole("navigation", { name: "Previous and next lesson" });
   await expect(pager.getByRole("link", { name: /^Previous/ })).toHaveCount(0);
-  await pager.getByRole("link", { name: "Next: Reading candlestick charts" }).click();
+  await pager.getByRole("link", { name: "Next Reading candlestick charts" }).click();
   await expect(lessonHeading(page, 2)).toBeFocused();
   expect(pathOf(page)).toMatch(LESSON_URL);
   expect(pathOf(page)).not.toBe(lesson1);
@@ -87,7 +87,7 @@ test("a learner studies the whole Beginner program in the player", async ({ page
   await expect(page.getByRole("button", { name: "Mark as Watched" })).toBeVisible();
 
   // Previous, and the browser's Back, both return to the first lesson.
-  await pager.getByRole("link", { name: "Previous: Welcome to the markets" }).click();
+  await pager.getByRole("link", { name: "Previous Welcome to the markets" }).click();
   await expect(lessonHeading(page, 1)).toBeFocused();
   expect(pathOf(page)).toBe(lesson1);
   await page.goBack();
@@ -141,10 +141,10 @@ test("a learner studies the whole Beginner program in the player", async ({ page
   await expect(moment.getByRole("heading", { level: 2 })).toBeVisible();
   await expect(moment).toBeInViewport();
   await page.screenshot({ path: "test-results/screens/player-complete-1280.png" });
-  await curriculum(page).getByRole("link", { name: /^Finished: Program complete/ }).click();
+  await curriculum(page).getByRole("link", { name: /^Finished Program complete/ }).click();
   expect(pathOf(page)).toBe("/program/beginner/complete");
   await expect(page.locator(".completion-moment")).toBeFocused();
-  await expect(curriculum(page).getByRole("link", { name: /^Finished: Program complete/ })).toHaveAttribute("aria-current", "page");
+  await expect(curriculum(page).getByRole("link", { name: /^Finished Program complete/ })).toHaveAttribute("aria-current", "page");
   await expect(page).toHaveTitle("Program complete · Beginner Program · Trading Academy");
 
   // All watched: the spec's address opens at the first lesson; the card offers a review.

@@ -320,10 +320,14 @@ function SessionItem({ session, busy, onSignOut }: { session: AccountSession; bu
           type="button"
           className="button button-small button-secondary"
           disabled={busy}
-          aria-label={`Sign out ${session.device}, signed in ${formatMoment(session.signedInAt)}`}
           onClick={onSignOut}
         >
+          {/* Named by its words, then which device (docs/accessibility.md). */}
           {busy ? "Signing out..." : "Sign Out"}
+          <span className="visually-hidden">
+            {" "}
+            {session.device}, signed in {formatMoment(session.signedInAt)}
+          </span>
         </button>
       )}
     </li>

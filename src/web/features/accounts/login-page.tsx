@@ -300,11 +300,16 @@ function ProviderButton(props: {
 }
 
 function ProviderIcon({ provider }: { provider: SocialProvider }) {
+  // MQL5's mark, drawn as a picture as Google's is: the button's words are its name, and a voice
+  // command starts with them, not with the mark's letters (docs/accessibility.md).
   if (provider === "mql5") {
     return (
-      <span className="provider-badge" aria-hidden="true">
-        M5
-      </span>
+      <svg aria-hidden="true" viewBox="0 0 24 24" width="24" height="24" className="provider-badge">
+        <rect width="24" height="24" rx="5" fill="var(--navy)" />
+        <text x="12" y="16" textAnchor="middle" fill="var(--gold)">
+          M5
+        </text>
+      </svg>
     );
   }
   return (

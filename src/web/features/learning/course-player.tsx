@@ -20,9 +20,6 @@ import { QuizPanel } from "./quiz-panel.tsx";
 /** What an administrator previewing a lesson not published yet reads above it (docs/data.md, "Drafts"). */
 export const DRAFT_NOTICE = "Draft: only administrators see this lesson until the program is published.";
 
-/** The curriculum's last entry, named with its visible words first (docs/product.md, "Lesson player"). */
-const COMPLETE_ENTRY_NAME = "Finished: Program complete (your certificate)";
-
 export function CoursePlayer({ detail, track, lessonId }: { detail: TrackDetail; track: string; lessonId: string }) {
   const { program, modules, quiz } = detail;
   const index = modules.findIndex((module) => module.id === lessonId);
@@ -47,12 +44,12 @@ export function CoursePlayer({ detail, track, lessonId }: { detail: TrackDetail;
       to={lessonPath(track, COMPLETE_STEP)}
       className="curriculum-link curriculum-complete"
       aria-current={atCompletion ? "page" : undefined}
-      aria-label={COMPLETE_ENTRY_NAME}
     >
       <StepMark state="complete" />
       <span className="curriculum-text">
         <span className="curriculum-section">Finished</span>{" "}
         <span className="curriculum-title">Program complete</span>
+        <span className="visually-hidden"> (your certificate)</span>
       </span>
     </Link>
   );
@@ -306,7 +303,8 @@ type PagerStep = { to: string; label: string; title: string };
 
 function PagerLink({ step, rel, className }: { step: PagerStep; rel: "prev" | "next"; className: string }) {
   return (
-    <Link to={step.to} rel={rel} className={className} aria-label={`${step.label}: ${step.title}`}>
+    // Named by its words as they show, the arrows left out (docs/accessibility.md).
+    <Link to={step.to} rel={rel} className={className}>
       <span className="pager-label">
         {rel === "prev" && <span aria-hidden="true">&larr; </span>}
         {step.label}

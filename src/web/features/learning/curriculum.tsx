@@ -83,9 +83,8 @@ function CurriculumList(props: {
               to={lessonPath(track, module.id)}
               className="curriculum-link"
               aria-current={module.id === currentId ? "page" : undefined}
-              // The name the lines below read as one sentence, in their order (the visible words
-              // within it, for voice control), with the state the mark draws.
-              aria-label={`Section ${index + 1}${module.draft ? " (draft)" : ""}: ${lessonTitle(module.title)}${watched ? " (watched)" : ""}`}
+              // Named by the words it shows, then the state the mark draws: the name starts with
+              // what a person reads, for voice control (docs/accessibility.md).
               onClick={onChoose}
             >
               <StepMark state={watched ? "done" : "todo"} />
@@ -100,6 +99,7 @@ function CurriculumList(props: {
                   )}
                 </span>{" "}
                 <span className="curriculum-title">{lessonTitle(module.title)}</span>
+                {watched && <span className="visually-hidden"> (watched)</span>}
               </span>
             </Link>
             {quiz && quiz.moduleId === module.id && (
@@ -130,12 +130,7 @@ const QUIZ_STATE_TEXT: Record<QuizState, (quiz: LearnerQuiz) => string> = {
 function QuizEntry(props: { quiz: LearnerQuiz; state: QuizState; to: string; onChoose(): void }) {
   const { quiz, state, to, onChoose } = props;
   return (
-    <Link
-      to={to}
-      className="curriculum-link curriculum-quiz"
-      aria-label={`Quiz: ${quiz.title} (${QUIZ_STATE_TEXT[state](quiz)})`}
-      onClick={onChoose}
-    >
+    <Link to={to} className="curriculum-link curriculum-quiz" onClick={onChoose}>
       <StepMark state={state === "passed" ? "done" : state === "locked" ? "locked" : "todo"} />
       <span className="curriculum-text">
         <span className="curriculum-section">Quiz</span> <span className="curriculum-title">{quiz.title}</span>{" "}

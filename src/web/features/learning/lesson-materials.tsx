@@ -41,7 +41,7 @@ function Materials({ content }: { content: LessonContent }) {
             {content.attachments.map((file) => (
               <li key={file.id}>
                 <a href={file.url} download={file.fileName} className="lesson-file">
-                  <span className="lesson-file-name">{file.fileName}</span>
+                  <span className="lesson-file-name">{file.fileName}</span>{" "}
                   <span className="muted lesson-file-meta">
                     {attachmentKindLabel(file.contentType)}, {fileSizeLabel(file.sizeBytes)}
                   </span>
