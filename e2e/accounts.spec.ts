@@ -229,6 +229,9 @@ test.describe("forgot password", () => {
     await page.goto("/login");
     await page.getByRole("link", { name: "Forgot Password?" }).click();
     await expect(page).toHaveURL("/forgot-password");
+    // The address changes before the page does: the login page's own Email field is still there
+    // until the forgot-password page has loaded.
+    await expect(page.getByRole("heading", { level: 1, name: "Forgot your password?" })).toBeVisible();
     await page.getByRole("main").getByLabel("Email").fill(email);
     await page.getByRole("button", { name: "Send Reset Link" }).click();
     await expect(status(page)).toHaveText("Password reset email sent! It may take a few minutes to arrive.");
