@@ -41,4 +41,4 @@ export const LEARNER_PAGES = [
 ];
 
 /** The admin console's tabs, each opened as `/admin?tab={tab}`. */
-export const ADMIN_TABS = ["dashboard", "programs", "users", "waitlist", "payments", "audit", "messages", "questions", "mentorship", "announcements"];
+export const ADMIN_TABS = ["dashboard", "programs", "users", "waitlist", "payments", "audit", "messages", "questions", "mentorship", "announcements", "price-data"];

@@ -30,6 +30,7 @@ import { followCatalogChanges } from "./features/catalog/catalog-changes.ts";
 import { createCatalogCache, type CatalogCache } from "./features/catalog/catalog.service.ts";
 import { cohortsFeature } from "./features/cohorts/cohorts.feature.ts";
 import { toolsFeature } from "./features/tools/tools.feature.ts";
+import { exercisesFeature } from "./features/exercises/exercises.feature.ts";
 import { contactFeature } from "./features/contact/contact.feature.ts";
 import { healthFeature } from "./features/health/health.feature.ts";
 import { certificatePageExists } from "./features/learning/certificates.ts";
@@ -202,6 +203,7 @@ export async function buildApp(options: AppOptions): Promise<BuiltApp> {
     announcementsFeature(deps),
     cohortsFeature(deps),
     toolsFeature(deps),
+    exercisesFeature(deps),
     // The platform's own: the outbox's deliveries (emails/outbox.ts), and rows past their
     // retention deleted (jobs/retention.ts).
     { jobs: { [MAIL_JOB]: createMailDeliveryJob({ db, transport: mailTransport }) }, schedules: [RETENTION_SCHEDULE] },

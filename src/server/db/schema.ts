@@ -953,3 +953,48 @@ export const smsMessages = pgTable(
   },
   (table) => [index("sms_messages_failing_idx").on(table.createdAt).where(sql`${table.status} = 'failing'`)],
 );
+
+/**
+ * price_data_sets: price bars the academy owns, which exercises replay (docs/trading.md, "Price
+ * data"): uploaded by an administrator as MetaTrader 5's or TradingView's export, or generated for
+ * the demo catalogue and marked illustrative. Taken whole or not at all: a set's bars are written
+ * in the transaction that writes the set.
+ */
+export const priceDataSets = pgTable(
+  "price_data_sets",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    name: text("name").notNull(),
+    instrument: text("instrument").notNull(),
+    /** The price move one pip is, as the administrator wrote it (0.0001, 0.01, 0.10). */
+    pipSize: numeric("pip_size").notNull(),
+    timeframe: text("timeframe", { enum: ["M1", "M5", "M15", "M30", "H1", "H4", "D1", "W1"] }).notNull(),
+    source: text("source", { enum: ["metatrader5", "tradingview", "generated"] }).notNull(),
+    /** Not real prices: the demo catalogue's generated set, labelled so wherever it shows. */
+    illustrative: boolean("illustrative").notNull().default(false),
+    barCount: integer("bar_count").notNull(),
+    firstBarAt: timestamp("first_bar_at", { withTimezone: true }).notNull(),
+    lastBarAt: timestamp("last_bar_at", { withTimezone: true }).notNull(),
+    uploadedBy: text("uploaded_by").references(() => users.id, { onDelete: "set null" }),
+    createdAt: createdAt(),
+  },
+  (table) => [check("price_data_sets_pip_positive", sql`${table.pipSize} > 0`), check("price_data_sets_bars", sql`${table.barCount} between 1 and 20000`)],
+);
+
+/** price_bars: a set's bars in time order; prices as the file wrote them (numeric, never binary fractions). */
+export const priceBars = pgTable(
+  "price_bars",
+  {
+    dataSetId: uuid("data_set_id")
+      .notNull()
+      .references(() => priceDataSets.id, { onDelete: "cascade" }),
+    /** The bar's place in the set, from 0. */
+    position: integer("position").notNull(),
+    time: timestamp("time", { withTimezone: true }).notNull(),
+    open: numeric("open").notNull(),
+    high: numeric("high").notNull(),
+    low: numeric("low").notNull(),
+    close: numeric("close").notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.dataSetId, table.position] })],
+);

@@ -2,7 +2,8 @@ import { asc, eq, inArray } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../testing/test-app.ts";
 import type { Db } from "./client.ts";
-import { config, modules, programs, quizzes } from "./schema.ts";
+import { illustrativeBars } from "../../shared/trading/illustrative-bars.ts";
+import { config, modules, priceBars, priceDataSets, programs, quizzes } from "./schema.ts";
 import { SEED_PROGRAMS } from "./seed-content.ts";
 import { seedDatabase } from "./seed.ts";
 
@@ -63,6 +64,18 @@ describe("seedDatabase", () => {
     );
     expect(first.quizzes.map((quiz) => quiz.programId).sort()).toEqual([...SEEDED_IDS].sort());
     expect(await listedProgramIds(t)).toEqual(SEEDED_IDS);
+  });
+
+  it("seeds one data set of price bars for the demo's exercises, labelled illustrative, once", async () => {
+    const db = t.database.db;
+    expect(await seedDatabase(db)).toEqual({ seeded: false });
+    const sets = await db.select().from(priceDataSets);
+    expect(sets.map(({ name, instrument, pipSize, timeframe, source, illustrative, barCount }) => ({ name, instrument, pipSize, timeframe, source, illustrative, barCount }))).toEqual([
+      { name: "EURUSD H1 (illustrative, not real prices)", instrument: "EURUSD", pipSize: "0.0001", timeframe: "H1", source: "generated", illustrative: true, barCount: 600 },
+    ]);
+    const [set] = sets;
+    const bars = await db.select().from(priceBars).where(eq(priceBars.dataSetId, set?.id ?? "")).orderBy(asc(priceBars.position));
+    expect(bars.map(({ time, open, high, low, close }) => ({ time, open, high, low, close }))).toEqual(illustrativeBars());
   });
 
   it("seeds quizzes whose options are lettered and whose answer is one of the letters", async () => {

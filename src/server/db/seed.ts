@@ -1,7 +1,8 @@
 // Seeds the demo catalogue once. A marker in `config` records that it ran, so a restart never
 // brings back a program, module or quiz an administrator changed or deleted.
 import type { Db } from "./client.ts";
-import { config, modules, programs, quizzes } from "./schema.ts";
+import { ILLUSTRATIVE_SET, illustrativeBars } from "../../shared/trading/illustrative-bars.ts";
+import { config, modules, priceBars, priceDataSets, programs, quizzes } from "./schema.ts";
 import { SEED_PROGRAMS } from "./seed-content.ts";
 
 const SEED_MARKER = "seed";
@@ -44,6 +45,17 @@ export async function seedDatabase(db: Db): Promise<SeedResult> {
         program.modules.map((module, position) => ({ ...module, programId: program.id, position })),
       );
       await tx.insert(quizzes).values({ programId: program.id, ...program.quiz });
+    }
+
+    // The price data the demo's exercises replay: made up, and marked so (docs/trading.md, "Price data").
+    const bars = illustrativeBars();
+    const [first, last] = [bars[0], bars.at(-1)];
+    if (first && last) {
+      const [set] = await tx
+        .insert(priceDataSets)
+        .values({ ...ILLUSTRATIVE_SET, source: "generated", illustrative: true, barCount: bars.length, firstBarAt: first.time, lastBarAt: last.time })
+        .returning({ id: priceDataSets.id });
+      if (set) await tx.insert(priceBars).values(bars.map((bar, position) => ({ dataSetId: set.id, position, ...bar })));
     }
     return { seeded: true };
   });

@@ -13,6 +13,7 @@ import { CERTIFICATE_ENDPOINTS } from "./certificates.ts";
 import { COHORT_ENDPOINTS } from "./cohorts.ts";
 import { CONTACT_ENDPOINTS } from "./contact.ts";
 import { LEARNING_ENDPOINTS } from "./learning.ts";
+import { PRICE_DATA_ENDPOINTS } from "./price-data.ts";
 import { SESSION_ENDPOINTS } from "./session.ts";
 import { SITE_ENDPOINTS } from "./site.ts";
 import { SMS_ENDPOINTS } from "./sms.ts";
@@ -35,6 +36,7 @@ export const ENDPOINTS = {
   dashboard: DASHBOARD_ENDPOINTS,
   learnerRecord: LEARNER_RECORD_ENDPOINTS,
   learning: LEARNING_ENDPOINTS,
+  priceData: PRICE_DATA_ENDPOINTS,
   contact: CONTACT_ENDPOINTS,
   session: SESSION_ENDPOINTS,
   site: SITE_ENDPOINTS,

@@ -38,3 +38,8 @@ export function TextField({ label, hint, ...input }: FieldProps & Omit<Component
 export function TextAreaField({ label, hint, ...textarea }: FieldProps & Omit<ComponentProps<"textarea">, OwnedByField>) {
   return <Field label={label} hint={hint} control={(ids) => <textarea {...textarea} {...ids} />} />;
 }
+
+/** A `<select>` with its label, as `TextField`. */
+export function SelectField({ label, hint, ...select }: FieldProps & Omit<ComponentProps<"select">, OwnedByField>) {
+  return <Field label={label} hint={hint} control={(ids) => <select {...select} {...ids} />} />;
+}

@@ -10,6 +10,7 @@ import { DashboardTab } from "./dashboard/dashboard-tab.tsx";
 import { MentorshipTab } from "./support/mentorship-tab.tsx";
 import { MessagesTab } from "./records/messages-tab.tsx";
 import { PaymentsTab } from "./billing/payments-tab.tsx";
+import { PriceDataTab } from "./exercises/price-data-tab.tsx";
 import { ProgramsTab } from "./catalog/programs-tab.tsx";
 import { QuestionsTab } from "./support/questions-tab.tsx";
 import { UsersTab } from "./users/users-tab.tsx";
@@ -27,8 +28,9 @@ const TABS = [
   { id: "questions", label: "Questions", Panel: QuestionsTab },
   { id: "mentorship", label: "Mentorship", Panel: MentorshipTab },
   { id: "announcements", label: "Announcements", Panel: AnnouncementsTab },
-  // Dashboard and Announcements have no count in their labels: the summary counts only the tabs it names.
-] as const satisfies readonly { id: keyof AdminSummary | "dashboard" | "announcements"; label: string; Panel: () => React.ReactNode }[];
+  { id: "price-data", label: "Price Data", Panel: PriceDataTab },
+  // Dashboard, Announcements and Price Data have no count in their labels: the summary counts only the tabs it names.
+] as const satisfies readonly { id: keyof AdminSummary | "dashboard" | "announcements" | "price-data"; label: string; Panel: () => React.ReactNode }[];
 
 type TabId = (typeof TABS)[number]["id"];
 

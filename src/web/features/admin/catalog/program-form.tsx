@@ -12,7 +12,7 @@ import {
 } from "../../../../shared/contracts/admin.ts";
 import { TRACKS, type Track } from "../../../../shared/plans.ts";
 import { FormMessages } from "../../../ui/form-messages.tsx";
-import { TextAreaField, TextField } from "../../../ui/text-field.tsx";
+import { SelectField, TextAreaField, TextField } from "../../../ui/text-field.tsx";
 import { notify } from "../../../ui/toast.tsx";
 import { useSaveProgram, validationMessage } from "./admin-content-api.ts";
 import { moduleItem, ModulesEditor, type ModuleItem } from "./modules-editor.tsx";
@@ -255,18 +255,3 @@ function ProgramFields({ form, formId, program, onSubmit }: ProgramFieldsProps) 
   );
 }
 
-type SelectFieldProps = { label: string; hint: string } & Omit<ComponentProps<"select">, "id" | "aria-describedby">;
-
-/** A labelled `<select>` in the look of TextField (the other props go to the select, as there). */
-function SelectField({ label, hint, ...select }: SelectFieldProps) {
-  const id = useId();
-  return (
-    <div className="field">
-      <label htmlFor={id}>{label}</label>
-      <select {...select} id={id} aria-describedby={`${id}-hint`} />
-      <small id={`${id}-hint`} className="muted">
-        {hint}
-      </small>
-    </div>
-  );
-}

@@ -1,0 +1,33 @@
+// The Price Data tab's calls (docs/trading.md, "Price data"): the list, an upload, a removal.
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { addressOf } from "../../../../shared/contracts/endpoint.ts";
+import { PRICE_DATA_ENDPOINTS, type Timeframe } from "../../../../shared/contracts/price-data.ts";
+import { apiRequest, call } from "../../../lib/api.ts";
+import { ADMIN_KEY, refreshAdmin } from "../admin-api.ts";
+
+const PRICE_DATA_KEY = [...ADMIN_KEY, "price-data"] as const;
+
+export function usePriceDataSets() {
+  return useQuery({ queryKey: PRICE_DATA_KEY, queryFn: () => call(PRICE_DATA_ENDPOINTS.list, {}) });
+}
+
+export type UploadDetails = { name: string; instrument: string; pipSize: string; timeframe: Timeframe };
+
+/** The file is the body, not JSON, so it goes by apiRequest to the declared address. */
+export function useUploadPriceData() {
+  const queryClient = useQueryClient();
+  const upload = PRICE_DATA_ENDPOINTS.upload;
+  return useMutation({
+    mutationFn: ({ file, details }: { file: File; details: UploadDetails }) =>
+      apiRequest(addressOf(upload, undefined, details), upload.response, { method: upload.method, file }),
+    onSettled: () => refreshAdmin(queryClient),
+  });
+}
+
+export function useRemovePriceData() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (id: string) => call(PRICE_DATA_ENDPOINTS.remove, { params: { id } }),
+    onSettled: () => refreshAdmin(queryClient),
+  });
+}
