@@ -265,7 +265,7 @@ describe("job queue", () => {
   it("a job queued while a drain is running another is run before the caller who asked for it is answered", async () => {
     const clock = manualClock();
     const ran: string[] = [];
-    let releaseFirst = () => undefined as void;
+    let releaseFirst: () => void = () => undefined;
     const firstHeld = new Promise<void>((resolve) => (releaseFirst = resolve));
     const jobsRunner = runner(
       {
@@ -291,7 +291,7 @@ describe("job queue", () => {
 
   it("asked for one kind while the drain of every kind is running a job of it, waits for that job", async () => {
     const clock = manualClock();
-    let release = () => undefined as void;
+    let release: () => void = () => undefined;
     const held = new Promise<void>((resolve) => (release = resolve));
     let sent = false;
     const jobsRunner = runner(

@@ -1,7 +1,7 @@
 // Add New Program / Edit Program, with its modules. A new program gets an id (its address,
 // /program/{id}) and a level, the plans that open it; neither changes afterwards (docs/data.md,
 // "Content").
-import { useEffect, useId, useRef, useState, type ComponentProps, type FormEventHandler } from "react";
+import { useEffect, useId, useRef, useState, type FormEventHandler } from "react";
 import { useForm, useWatch, type UseFormReturn } from "react-hook-form";
 import {
   ADMIN_MESSAGES,
