@@ -31,6 +31,7 @@ import { createCatalogCache, type CatalogCache } from "./features/catalog/catalo
 import { cohortsFeature } from "./features/cohorts/cohorts.feature.ts";
 import { toolsFeature } from "./features/tools/tools.feature.ts";
 import { exercisesFeature } from "./features/exercises/exercises.feature.ts";
+import { journalFeature } from "./features/journal/journal.feature.ts";
 import { contactFeature } from "./features/contact/contact.feature.ts";
 import { healthFeature } from "./features/health/health.feature.ts";
 import { certificatePageExists } from "./features/learning/certificates.ts";
@@ -154,6 +155,8 @@ export async function buildApp(options: AppOptions): Promise<BuiltApp> {
   // Signed-in reads from memory, forgotten on every change (docs/performance.md, "Caching
   // signed-in reads"); the feed starts listening when the app is ready.
   const userChanges = followUserChanges({ database, log: app.log, enabled: env.signedInCache });
+  // Lesson attachments' and journal screenshots' bytes: the database, or an S3-compatible bucket.
+  const attachments = env.s3 ? s3AttachmentStore(env.s3, app.log) : databaseAttachmentStore();
   const auth = createAuth({
     env,
     db,
@@ -163,7 +166,7 @@ export async function buildApp(options: AppOptions): Promise<BuiltApp> {
     // Every account starts with the Beginner program's progress entry (docs/data.md, "Learning").
     onUserCreated: [(user) => startProgress(db, user.id)],
     // What a deletion keeps, anonymised, and removes (docs/accounts.md, "Deleting an account").
-    deleteAccount: (user) => deleteAccount(db, user.id, new Date()),
+    deleteAccount: (user) => deleteAccount(db, attachments, user.id, new Date()),
   });
   const sessions = createSessions({ auth, db, userChanges });
   const deps: FeatureDeps = {
@@ -179,7 +182,7 @@ export async function buildApp(options: AppOptions): Promise<BuiltApp> {
     auth,
     sessions,
     userChanges,
-    attachments: env.s3 ? s3AttachmentStore(env.s3, app.log) : databaseAttachmentStore(),
+    attachments,
     outage,
   };
   // The published catalogue, which learning, support and the console read too; a learner's
@@ -204,6 +207,7 @@ export async function buildApp(options: AppOptions): Promise<BuiltApp> {
     cohortsFeature(deps),
     toolsFeature(deps),
     exercisesFeature(deps),
+    journalFeature(deps),
     // The platform's own: the outbox's deliveries (emails/outbox.ts), and rows past their
     // retention deleted (jobs/retention.ts).
     { jobs: { [MAIL_JOB]: createMailDeliveryJob({ db, transport: mailTransport }) }, schedules: [RETENTION_SCHEDULE] },

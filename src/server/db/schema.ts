@@ -998,3 +998,50 @@ export const priceBars = pgTable(
   },
   (table) => [primaryKey({ columns: [table.dataSetId, table.position] })],
 );
+
+/**
+ * journal_entries: a learner's own record of a trade, practice or real (docs/trading.md, "The
+ * journal"). Private: only its owner and administrators read it. Prices and the size as typed
+ * (numeric); `r`, the result in units of risk, is computed by the server when the exit is known,
+ * rounded half up to two decimals, and null while the trade is open.
+ */
+export const journalEntries = pgTable(
+  "journal_entries",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    kind: text("kind", { enum: ["practice", "real"] }).notNull(),
+    instrument: text("instrument").notNull(),
+    direction: text("direction", { enum: ["buy", "sell"] }).notNull(),
+    entry: numeric("entry").notNull(),
+    stop: numeric("stop").notNull(),
+    target: numeric("target"),
+    exit: numeric("exit"),
+    /** In lots. */
+    size: numeric("size").notNull(),
+    tradedOn: date("traded_on").notNull(),
+    notes: text("notes").notNull().default(""),
+    r: numeric("r", { precision: 12, scale: 2 }),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (table) => [index("journal_entries_user_idx").on(table.userId, table.tradedOn, table.createdAt)],
+);
+
+/** journal_screenshots: an entry's one screenshot (at most 2 MB, an image by its content), kept as lesson attachments are. */
+export const journalScreenshots = pgTable(
+  "journal_screenshots",
+  {
+    entryId: uuid("entry_id")
+      .primaryKey()
+      .references(() => journalEntries.id, { onDelete: "cascade" }),
+    contentType: text("content_type").notNull(),
+    sizeBytes: integer("size_bytes").notNull(),
+    data: bytea("data"),
+    storageKey: text("storage_key"),
+    createdAt: createdAt(),
+  },
+  (table) => [check("journal_screenshots_stored_once", sql`(${table.data} is null) <> (${table.storageKey} is null)`)],
+);

@@ -10,13 +10,17 @@ import type { InjectOptions } from "fastify";
 import S3rver from "s3rver";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { AdminProgram } from "../../shared/contracts/admin.ts";
-import { lessonAttachments } from "../db/schema.ts";
+import type { JournalEntry } from "../../shared/contracts/journal.ts";
+import { journalScreenshots, lessonAttachments } from "../db/schema.ts";
+import { deleteAccount } from "../features/accounts/account-deletion.ts";
 import { createTestUsers, ipAllocator, type TestUser } from "../testing/accounts.ts";
 import { freePort } from "../testing/child-process-env.ts";
 import { createTestApp, type TestApp } from "../testing/test-app.ts";
 
 const nextIp = ipAllocator(173);
 const BUCKET = "academy-attachments";
+/** A 1x1 PNG. */
+const PNG = Buffer.from("89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d49444154789c6360000002000154a24f5d0000000049454e44ae426082", "hex");
 const PDF = Buffer.from("%PDF-1.4\n1 0 obj\n<< /Type /Catalog >>\nendobj\ntrailer\n<< /Root 1 0 R >>\n%%EOF\n");
 
 describe("attachments in an S3-compatible bucket", () => {
@@ -96,6 +100,34 @@ describe("attachments in an S3-compatible bucket", () => {
     });
     expect(removed.statusCode).toBe(200);
     expect((await call(user("intermediate"), { method: "GET", url: file.url })).statusCode).toBe(404);
+    expect((await fetch(link)).status).toBe(404);
+  });
+
+  it("keeps a journal screenshot in the bucket for its owner alone, and forgets it when the account is deleted", async () => {
+    const journaler = (await createTestUsers(t, nextIp, { journaler: {} }))("journaler");
+    const created = await call(journaler, {
+      method: "POST",
+      url: "/api/journal",
+      payload: { kind: "real", instrument: "XAUUSD", direction: "buy", entry: "2045.10", stop: "2040.10", size: "0.1", tradedOn: "2026-11-02" },
+    });
+    expect(created.statusCode, created.body).toBe(201);
+    const { id } = created.json<{ entry: JournalEntry }>().entry;
+    const put = await call(journaler, { method: "PUT", url: `/api/journal/${id}/screenshot`, headers: { "content-type": "application/octet-stream" }, payload: PNG });
+    expect(put.statusCode, put.body).toBe(200);
+    const [row] = await t.database.db.select({ data: journalScreenshots.data, storageKey: journalScreenshots.storageKey }).from(journalScreenshots).where(eq(journalScreenshots.entryId, id));
+    expect(row?.data).toBeNull();
+    expect(row?.storageKey).toMatch(/^attachments\/[0-9a-f-]{36}$/);
+
+    const url = put.json<{ entry: JournalEntry }>().entry.screenshot?.url ?? "";
+    expect((await call(user("free"), { method: "GET", url })).statusCode).toBe(404);
+    const answer = await call(journaler, { method: "GET", url });
+    expect(answer.statusCode).toBe(302);
+    const link = new URL(String(answer.headers.location));
+    const image = await fetch(link);
+    expect(image.headers.get("content-type")).toBe("image/png");
+    expect(Buffer.from(await image.arrayBuffer()).equals(PNG)).toBe(true);
+
+    await deleteAccount(t.database.db, t.services.attachments, journaler.id, new Date());
     expect((await fetch(link)).status).toBe(404);
   });
 });

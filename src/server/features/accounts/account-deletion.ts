@@ -2,15 +2,16 @@
 // audit log are kept, anonymised, as the law on financial records requires; certificates stay
 // verifiable as revoked; everything else about the person is removed. One transaction.
 import { APIError } from "better-auth/api";
-import { and, count, eq, isNull, or, sql } from "drizzle-orm";
+import { and, count, eq, isNotNull, isNull, or, sql } from "drizzle-orm";
 import { z } from "zod";
 import { ACCOUNT_MESSAGES, DELETED_ACCOUNT_EMAIL } from "../../../shared/contracts/account-settings.ts";
 import { clearLoginFailures } from "../../auth/login-lockout.ts";
 import type { Db, Tx } from "../../db/client.ts";
-import { auditLog, certificates, contacts, payments, users, verifications } from "../../db/schema.ts";
+import { auditLog, certificates, contacts, journalEntries, journalScreenshots, payments, users, verifications } from "../../db/schema.ts";
 import { emailLayout, PRODUCT } from "../../emails/layout.ts";
 import type { Mailer } from "../../emails/outbox.ts";
 import { enqueueJob } from "../../jobs/queue.ts";
+import type { AttachmentStore } from "../../storage/attachment-store.ts";
 
 export const ACCOUNT_DELETED_JOB = "accounts.deleted";
 
@@ -85,12 +86,14 @@ async function checkDeletable(tx: Tx, user: { id: string; subscriptionPlan: stri
  * Deletes the account in one transaction, once the auth library has checked the password (or the
  * recent sign-in): the users row goes last, and with it, through the foreign keys, its sessions,
  * sign-in methods, progress, quiz answers, waitlist place, reminders, questions and answers,
- * mentorship requests and the SMS number with its messages. Then the confirmation mail goes out, by a job queued in the same transaction.
+ * mentorship requests, the SMS number with its messages and the trading journal with its
+ * screenshots. Then the confirmation mail goes out, by a job queued in the same transaction, and a
+ * bucket forgets the screenshots it held.
  */
-export async function deleteAccount(db: Db, userId: string, now: Date): Promise<void> {
-  await db.transaction(async (tx) => {
+export async function deleteAccount(db: Db, store: AttachmentStore, userId: string, now: Date): Promise<void> {
+  const screenshotKeys = await db.transaction(async (tx) => {
     const [user] = await tx.select().from(users).where(eq(users.id, userId)).for("update");
-    if (!user) return;
+    if (!user) return [];
     await checkDeletable(tx, user);
     const email = user.email.toLowerCase();
 
@@ -104,9 +107,16 @@ export async function deleteAccount(db: Db, userId: string, now: Date): Promise<
     await tx.delete(contacts).where(sql`lower(${contacts.email}) = ${email}`);
     await tx.delete(verifications).where(eq(verifications.value, user.id));
     await clearLoginFailures(tx, email);
+    const screenshots = await tx
+      .select({ storageKey: journalScreenshots.storageKey })
+      .from(journalScreenshots)
+      .innerJoin(journalEntries, eq(journalEntries.id, journalScreenshots.entryId))
+      .where(and(eq(journalEntries.userId, user.id), isNotNull(journalScreenshots.storageKey)));
     await tx.delete(users).where(eq(users.id, user.id));
     await enqueueJob(tx, ACCOUNT_DELETED_JOB, { email: user.email, name: user.name });
+    return screenshots.flatMap((shot) => (shot.storageKey ? [shot.storageKey] : []));
   });
+  if (screenshotKeys.length > 0) await store.discard(screenshotKeys);
 }
 
 /** The security mail that confirms a deletion, to the address the account had. */
@@ -117,7 +127,7 @@ export function accountDeletedEmail(input: { to: string; name: string; appUrl: s
     subject: `Your ${PRODUCT} account has been deleted`,
     heading: "Your account has been deleted",
     paragraphs: [
-      `Your ${PRODUCT} account and what it held (your progress, quiz answers, questions and sign-in methods) have been deleted.`,
+      `Your ${PRODUCT} account and what it held (your progress, quiz answers, questions, trading journal and sign-in methods) have been deleted.`,
       "Records of your payments are kept without your name or email, as the law on financial records requires, and your certificates now show as revoked.",
       "If you did not delete your account, contact us at once.",
     ],

@@ -419,7 +419,7 @@ describe("SMS settings and sending", () => {
 
   it("removes the number with the account", async () => {
     const user = await confirmedLearner("024 555 0109");
-    await deleteAccount(t.database.db, user.id, new Date());
+    await deleteAccount(t.database.db, t.services.attachments, user.id, new Date());
     expect(await t.database.db.select().from(smsNumbers).where(eq(smsNumbers.phone, "+233245550109"))).toEqual([]);
     expect(await t.database.db.select().from(smsMessages).where(eq(smsMessages.to, "+233245550109"))).toEqual([]);
   });
