@@ -10,7 +10,11 @@ type SeedProgram = {
   priceUsdCents: number | null;
   order: number;
   description: string[];
-  modules: { title: string; description: string; youtubeId: string }[];
+  /**
+   * A lesson's notes come with the HTML learners are sent, as the Programs tab would render it on
+   * saving (seed.api.test.ts checks the two agree).
+   */
+  modules: { title: string; description: string; youtubeId: string; notes?: string; notesHtml?: string }[];
   quiz: { title: string; questions: QuizQuestion[] };
 };
 
@@ -102,6 +106,9 @@ export const SEED_PROGRAMS: SeedProgram[] = [
         title: "Risk management",
         description: "Stop-losses, position sizing and risking no more than you can afford to lose.",
         youtubeId: "bQy71i4MtSQ",
+        notes: "Work out the size of your next trade in the [position size calculator](/tools?calc=position-size): a balance of 1,000 USD, 1% risk and a 20-pip stop on EURUSD is 0.05 lots.",
+        notesHtml:
+          '<p>Work out the size of your next trade in the <a href="/tools?calc=position-size">position size calculator</a>: a balance of 1,000 USD, 1% risk and a 20-pip stop on EURUSD is 0.05 lots.</p>',
       },
       {
         title: "Market structure",
@@ -157,6 +164,9 @@ export const SEED_PROGRAMS: SeedProgram[] = [
         title: "Building a trading plan",
         description: "Entries, exits and rules you can test before you risk money.",
         youtubeId: "4CQzOXbkLqY",
+        notes: "Before each trade, check what it risks against what it may make in the [risk to reward calculator](/tools?calc=risk-reward), and the margin it ties up in the [margin calculator](/tools?calc=margin).",
+        notesHtml:
+          '<p>Before each trade, check what it risks against what it may make in the <a href="/tools?calc=risk-reward">risk to reward calculator</a>, and the margin it ties up in the <a href="/tools?calc=margin">margin calculator</a>.</p>',
       },
       {
         title: "Algorithmic trading basics",

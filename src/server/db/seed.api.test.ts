@@ -6,6 +6,7 @@ import { illustrativeBars } from "../../shared/trading/illustrative-bars.ts";
 import { config, modules, priceBars, priceDataSets, programs, quizzes } from "./schema.ts";
 import { SEED_PROGRAMS } from "./seed-content.ts";
 import { seedDatabase } from "./seed.ts";
+import { renderLessonNotes } from "../features/catalog/lesson-notes.ts";
 
 const SEEDED_IDS = ["beginner", "intermediate", "advanced"];
 
@@ -76,6 +77,15 @@ describe("seedDatabase", () => {
     const [set] = sets;
     const bars = await db.select().from(priceBars).where(eq(priceBars.dataSetId, set?.id ?? "")).orderBy(asc(priceBars.position));
     expect(bars.map(({ time, open, high, low, close }) => ({ time, open, high, low, close }))).toEqual(illustrativeBars());
+  });
+
+  it("seeds lesson notes whose HTML is what the Programs tab renders from them, linking the calculators the lesson uses", () => {
+    const withNotes = SEED_PROGRAMS.flatMap((program) => program.modules).filter((module) => module.notes !== undefined);
+    expect(withNotes.map((module) => module.title)).toEqual(["Risk management", "Building a trading plan"]);
+    for (const module of withNotes) {
+      expect(module.notesHtml).toBe(renderLessonNotes(module.notes ?? ""));
+      expect(module.notesHtml).toMatch(/<a href="\/tools\?calc=[a-z-]+">/);
+    }
   });
 
   it("seeds quizzes whose options are lettered and whose answer is one of the letters", async () => {

@@ -21,6 +21,13 @@ export function Footer() {
             ))}
           </ul>
         </nav>
+        <nav aria-label="Practice">
+          <ul className="footer-links">
+            <li>
+              <Link to="/tools">Trading calculators</Link>
+            </li>
+          </ul>
+        </nav>
         <nav aria-label="Legal">
           <ul className="footer-links">
             <li>
