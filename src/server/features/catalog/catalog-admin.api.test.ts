@@ -152,9 +152,11 @@ describe("admin programs API", () => {
         order: seed.order,
         description: seed.description,
         modules: seed.modules.map((module, index) => ({
-          ...module,
+          title: module.title,
+          description: module.description,
+          youtubeId: module.youtubeId,
           id: moduleRows[index]?.id,
-          notes: "",
+          notes: module.notes ?? "",
           freePreview: false,
           draft: false,
           attachments: [],
