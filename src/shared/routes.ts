@@ -95,6 +95,13 @@ export const ROUTES = [
     page: { module: "features/tools/tools-page.tsx", component: "ToolsPage" },
   },
   {
+    id: "journal",
+    path: "/journal",
+    access: "user",
+    title: "Trading journal",
+    page: { module: "features/journal/journal-page.tsx", component: "JournalPage" },
+  },
+  {
     id: "login",
     path: "/login",
     access: "public",

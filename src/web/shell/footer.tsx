@@ -26,6 +26,9 @@ export function Footer() {
             <li>
               <Link to="/tools">Trading calculators</Link>
             </li>
+            <li>
+              <Link to="/journal">Trading journal</Link>
+            </li>
           </ul>
         </nav>
         <nav aria-label="Legal">

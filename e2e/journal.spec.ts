@@ -1,0 +1,71 @@
+// The trading journal on a phone (docs/trading.md, "The journal"): a learner logs a winning trade
+// with its screenshot and a losing one, reads the figures and the equity curve the server worked
+// out, edits an entry, and is stopped at the field when a stop is on the wrong side.
+import { expect, test, type Page } from "@playwright/test";
+import { signedInAccount, uniqueEmail } from "./support/accounts.ts";
+import { expectNoAxeViolations } from "./support/axe.ts";
+import { screens } from "./support/screens.ts";
+
+test.use({ viewport: { width: 360, height: 800 }, reducedMotion: "reduce" });
+
+/** A 1x1 PNG. */
+const PNG = Buffer.from("89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d49444154789c6360000002000154a24f5d0000000049454e44ae426082", "hex");
+
+async function addTrade(page: Page, trade: { instrument: string; direction: "Buy" | "Sell"; entry: string; stop: string; exit: string; size: string; notes?: string }) {
+  const form = page.getByRole("form", { name: "Add a trade" });
+  await form.getByLabel("Instrument").fill(trade.instrument);
+  await form.getByLabel("Direction").selectOption({ label: trade.direction });
+  await form.getByLabel("Entry").fill(trade.entry);
+  await form.getByLabel("Stop-loss").fill(trade.stop);
+  await form.getByLabel("Exit").fill(trade.exit);
+  await form.getByLabel("Size (lots)").fill(trade.size);
+  if (trade.notes) await form.getByLabel("Notes").fill(trade.notes);
+  return form;
+}
+
+test("a learner logs two trades, one with its chart, and reads the figures and the curve the server worked out", async ({ page, request }, testInfo) => {
+  await signedInAccount(page.context(), request, { email: uniqueEmail(testInfo), name: "Ama Mensah" });
+  await page.goto("/journal");
+  await expect(page.getByRole("heading", { level: 1, name: "Trading journal" })).toBeVisible();
+  await expect(page.getByText("No trades yet. Add your first one: a practice trade counts.")).toBeVisible();
+
+  // A stop above a buy's entry is marked at its field, and nothing is saved.
+  let form = await addTrade(page, { instrument: "EURUSD", direction: "Buy", entry: "1.08500", stop: "1.08700", exit: "1.08900", size: "0.05" });
+  await form.getByRole("button", { name: "Add Trade" }).click();
+  await expect(form.getByLabel("Stop-loss")).toHaveAccessibleDescription("A buy's stop-loss must be below its entry.");
+  await expect(form.getByLabel("Stop-loss")).toHaveAttribute("aria-invalid", "true");
+  await expectNoAxeViolations(page, "/journal, a field refused");
+
+  // 20 pips risked, 40 made: 2.00 R.
+  form = await addTrade(page, { instrument: "EURUSD", direction: "Buy", entry: "1.08500", stop: "1.08300", exit: "1.08900", size: "0.05", notes: "Bought the retest of 1.0850." });
+  await form.getByLabel("Screenshot").setInputFiles({ name: "chart.png", mimeType: "image/png", buffer: PNG });
+  await form.getByRole("button", { name: "Add Trade" }).click();
+  const trades = page.getByRole("list").filter({ has: page.getByText("Buy EURUSD") });
+  await expect(trades.getByRole("listitem")).toHaveCount(1);
+  await expect(trades.getByRole("listitem").first()).toContainText("+2.00 R");
+  await expect(trades.getByRole("img", { name: /^Chart of the EURUSD trade of / })).toBeVisible();
+
+  // A sell stopped out: -1.00 R.
+  form = await addTrade(page, { instrument: "XAUUSD", direction: "Sell", entry: "2045.10", stop: "2050.10", exit: "2050.10", size: "0.10" });
+  await form.getByRole("button", { name: "Add Trade" }).click();
+  await expect(page.getByRole("listitem").filter({ hasText: "Sell XAUUSD" })).toContainText("−1.00 R");
+
+  // 1 win of 2: 50.0%; average (2 - 1) / 2 = +0.50 R; expectancy 0.5 x 2 - 0.5 x 1 = +0.50 R.
+  const figures = page.getByRole("heading", { name: "Your figures" }).locator("..");
+  await expect(figures.getByRole("definition")).toHaveText(["2", "50.0%", "+0.50 R", "+0.50 R a trade", "+2.00 R", "−1.00 R"]);
+  await expect(figures.getByRole("img", { name: /^Equity curve of 2 closed trades/ })).toBeVisible();
+  await expectNoAxeViolations(page, "/journal with two trades");
+  await screens(page, "journal");
+
+  // The export holds both trades.
+  const csv = await page.request.get("/api/journal/journal.csv");
+  expect((await csv.text()).split("\r\n").filter(Boolean)).toHaveLength(3);
+
+  // Editing the loss into a smaller one changes the figures.
+  await page.getByRole("button", { name: /^Edit the XAUUSD trade of / }).click();
+  const edit = page.getByRole("form", { name: /^Edit the XAUUSD trade of / });
+  await edit.getByLabel("Exit").fill("2047.60");
+  await edit.getByRole("button", { name: "Save Entry" }).click();
+  await expect(page.getByRole("listitem").filter({ hasText: "Sell XAUUSD" })).toContainText("−0.50 R");
+  await expect(figures.getByRole("definition").nth(2)).toHaveText("+0.75 R");
+});
