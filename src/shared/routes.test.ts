@@ -24,6 +24,7 @@ describe("the route table", () => {
       "/subscription/receipts/:reference",
       "/account",
       "/mentorship",
+      "/journal",
     ]);
     expect(routesFor("admin").map(({ path }) => path)).toEqual(["/admin", "/admin/users/:id"]);
   });

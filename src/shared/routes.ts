@@ -95,13 +95,6 @@ export const ROUTES = [
     page: { module: "features/tools/tools-page.tsx", component: "ToolsPage" },
   },
   {
-    id: "journal",
-    path: "/journal",
-    access: "user",
-    title: "Trading journal",
-    page: { module: "features/journal/journal-page.tsx", component: "JournalPage" },
-  },
-  {
     id: "login",
     path: "/login",
     access: "public",
@@ -194,6 +187,13 @@ export const ROUTES = [
     access: "user",
     title: "1-on-1 Mentorship",
     page: { module: "features/support/mentorship-page.tsx", component: "MentorshipPage" },
+  },
+  {
+    id: "journal",
+    path: "/journal",
+    access: "user",
+    title: "Trading journal",
+    page: { module: "features/journal/journal-page.tsx", component: "JournalPage" },
   },
   // Public to view; paying asks for a login on the page itself (docs/product.md).
   {
