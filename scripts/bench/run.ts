@@ -42,8 +42,9 @@ import {
   type Section,
 } from "./report.ts";
 import { measureStartup, type StartupResult } from "./startup.ts";
+import { measureBarsParse, tradingSection } from "./trading.ts";
 
-const SECTIONS = ["api", "lighthouse", "admin", "startup", "postgres"] as const;
+const SECTIONS = ["api", "lighthouse", "admin", "startup", "postgres", "trading"] as const;
 type Skippable = (typeof SECTIONS)[number];
 
 const ROUTES = {
@@ -891,6 +892,7 @@ async function main(argv: string[]): Promise<number> {
     show(bundleSection(bundle, bundleError, extra, extraMissing, transferred, options)),
     show(lighthouseSection(lighthouse, options)),
     show(startupSection(appRuns, options)),
+    show(options.skip.has("trading") ? notMeasured("Trading", "skipped (--skip trading)") : tradingSection(measureBarsParse(5))),
   ];
   const summary = show(summarySection(sections));
   const took = performance.now() - started;
