@@ -3,6 +3,7 @@
 // instrument, its pip size and the timeframe) in the query; the server reads the file and takes it
 // whole or refuses it whole, naming the first bad line.
 import * as z from "zod/mini";
+import { pageQuerySchema, paginationSchema } from "./admin.ts";
 import { endpoint } from "./endpoint.ts";
 
 export const TIMEFRAMES = ["M1", "M5", "M15", "M30", "H1", "H4", "D1", "W1"] as const;
@@ -58,10 +59,12 @@ export const priceBarsQuerySchema = z.object({
 });
 
 export const PRICE_DATA_ENDPOINTS = {
+  /** Newest first, a page at a time. */
   list: endpoint({
     method: "GET",
     path: "/api/admin/price-data",
-    response: z.object({ dataSets: z.array(priceDataSetSchema) }),
+    query: pageQuerySchema,
+    response: z.extend(paginationSchema, { dataSets: z.array(priceDataSetSchema) }),
   }),
   /**
    * The file as the request's body (application/octet-stream): registered on its own

@@ -71,8 +71,10 @@ describe("price data sets", () => {
       { time: "2024-03-01T15:00:00.000Z", open: "1.08580", high: "1.08590", low: "1.08300", close: "1.08350" },
     ]);
 
-    const list = await admin({ method: "GET", url: "/api/admin/price-data" });
-    expect(list.json<{ dataSets: PriceDataSet[] }>().dataSets.map((set) => set.id)).toContain(dataSet.id);
+    // Newest first, a page at a time.
+    const list = await admin({ method: "GET", url: "/api/admin/price-data?page=1" });
+    expect(list.json()).toMatchObject({ page: 1, pageSize: 20, total: 1 });
+    expect(list.json<{ dataSets: PriceDataSet[] }>().dataSets.map((set) => set.id)).toEqual([dataSet.id]);
     const [entry] = await t.database.db.select().from(auditLog).where(eq(auditLog.action, "price-data.uploaded")).orderBy(desc(auditLog.id)).limit(1);
     expect(entry).toMatchObject({ actorId: user("admin").id, changes: { dataSetId: dataSet.id, bars: 3 } });
   });

@@ -10,7 +10,7 @@ import { HttpError } from "../../plugins/errors.ts";
 import { listPriceData, readPriceBars, removePriceData, uploadPriceData } from "./price-data.service.ts";
 
 export const priceDataRoutes = ({ db }: Pick<FeatureDeps, "db">): FastifyPluginAsyncZod => async (app) => {
-  route(app, PRICE_DATA_ENDPOINTS.list, {}, async () => ({ dataSets: await listPriceData(db) }));
+  route(app, PRICE_DATA_ENDPOINTS.list, {}, async ({ query }) => listPriceData(db, query.page));
 
   route(app, PRICE_DATA_ENDPOINTS.bars, {}, async ({ params, query }) => readPriceBars(db, params.id, query.from, query.count));
 

@@ -1,8 +1,9 @@
 // Price data sets: uploaded whole or refused whole, listed, read a stretch at a time, removed
 // (docs/trading.md, "Price data").
-import { and, asc, desc, eq, gte, lt } from "drizzle-orm";
+import { and, asc, count, desc, eq, gte, lt } from "drizzle-orm";
 import { PRICE_DATA_MESSAGES, type PriceBar, type PriceDataSet, type Timeframe } from "../../../shared/contracts/price-data.ts";
 import type { Db, Tx } from "../../db/client.ts";
+import { pagination, paging } from "../../db/paging.ts";
 import { auditLog, priceBars, priceDataSets } from "../../db/schema.ts";
 import { HttpError } from "../../plugins/errors.ts";
 import { parseBars, type Bar } from "./bars-csv.ts";
@@ -79,9 +80,13 @@ export async function insertDataSet(
   return row;
 }
 
-export async function listPriceData(db: Db): Promise<PriceDataSet[]> {
-  const rows = await db.select().from(priceDataSets).orderBy(desc(priceDataSets.createdAt), asc(priceDataSets.name));
-  return rows.map(toDataSet);
+/** GET /api/admin/price-data: a page of the sets, newest first, without their bars. */
+export async function listPriceData(db: Db, page: number) {
+  const [rows, [total]] = await Promise.all([
+    db.select().from(priceDataSets).orderBy(desc(priceDataSets.createdAt), asc(priceDataSets.id)).limit(paging(page).limit).offset(paging(page).offset),
+    db.select({ n: count() }).from(priceDataSets),
+  ]);
+  return { ...pagination(page, total), dataSets: rows.map(toDataSet) };
 }
 
 async function dataSetOr404(db: Db, id: string): Promise<DataSetRow> {

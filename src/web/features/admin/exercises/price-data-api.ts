@@ -1,5 +1,5 @@
 // The Price Data tab's calls (docs/trading.md, "Price data"): the list, an upload, a removal.
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { addressOf } from "../../../../shared/contracts/endpoint.ts";
 import { PRICE_DATA_ENDPOINTS, type Timeframe } from "../../../../shared/contracts/price-data.ts";
 import { apiRequest, call } from "../../../lib/api.ts";
@@ -7,8 +7,8 @@ import { ADMIN_KEY, refreshAdmin } from "../admin-api.ts";
 
 const PRICE_DATA_KEY = [...ADMIN_KEY, "price-data"] as const;
 
-export function usePriceDataSets() {
-  return useQuery({ queryKey: PRICE_DATA_KEY, queryFn: () => call(PRICE_DATA_ENDPOINTS.list, {}) });
+export function usePriceDataSets(page: number) {
+  return useQuery({ queryKey: [...PRICE_DATA_KEY, { page }], queryFn: () => call(PRICE_DATA_ENDPOINTS.list, { query: { page } }), placeholderData: keepPreviousData });
 }
 
 export type UploadDetails = { name: string; instrument: string; pipSize: string; timeframe: Timeframe };

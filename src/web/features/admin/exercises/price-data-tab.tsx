@@ -9,31 +9,32 @@ import { INSTRUMENTS } from "../../../../shared/trading/instruments.ts";
 import { ApiRequestError } from "../../../lib/api.ts";
 import { FormMessages } from "../../../ui/form-messages.tsx";
 import { ConfirmDialog } from "../../../ui/modal.tsx";
+import { PagedTable, usePageParam } from "../../../ui/pagination.tsx";
 import { SelectField, TextField } from "../../../ui/text-field.tsx";
 import { notify } from "../../../ui/toast.tsx";
 import { usePriceDataSets, useRemovePriceData, useUploadPriceData } from "./price-data-api.ts";
-import "../../../ui/pagination.css";
 import "./price-data.css";
 
 const GROUPED = new Intl.NumberFormat("en-US");
 
 export function PriceDataTab() {
-  const dataSets = usePriceDataSets();
+  const [page, setPage] = usePageParam();
+  const dataSets = usePriceDataSets(page);
+  const rows = dataSets.data?.dataSets ?? [];
   return (
     <>
       <UploadForm />
       <h2 className="price-data-heading">Data sets</h2>
-      {dataSets.isPending ? (
-        <p className="muted">Loading the data sets...</p>
-      ) : dataSets.isError ? (
-        <p role="alert" className="form-error">
-          The data sets could not be loaded. Try again in a moment.
-        </p>
-      ) : dataSets.data.dataSets.length === 0 ? (
-        <p className="muted">No data sets yet. Upload one above.</p>
-      ) : (
-        <DataSetTable dataSets={dataSets.data.dataSets} />
-      )}
+      <PagedTable
+        query={dataSets}
+        rowCount={rows.length}
+        label="Price data sets"
+        loadingText="Loading the data sets..."
+        empty="No data sets yet. Upload one above."
+        onPageChange={setPage}
+      >
+        <DataSetTable dataSets={rows} />
+      </PagedTable>
     </>
   );
 }
@@ -145,8 +146,7 @@ function DataSetTable({ dataSets }: { dataSets: PriceDataSet[] }) {
   }
 
   return (
-    // Scrolls in its own box on a phone (focusable, so a keyboard can scroll it too).
-    <div className="table-wrap" role="region" aria-label="Price data sets" tabIndex={0}>
+    <>
       <table className="admin-table price-data-table">
         <caption className="visually-hidden">Price data sets</caption>
         <thead>
@@ -196,6 +196,6 @@ function DataSetTable({ dataSets }: { dataSets: PriceDataSet[] }) {
           onCancel={() => setRemoving(null)}
         />
       )}
-    </div>
+    </>
   );
 }
