@@ -2,8 +2,9 @@
 // with its screenshot and a losing one, reads the figures and the equity curve the server worked
 // out, edits an entry, and is stopped at the field when a stop is on the wrong side.
 import { expect, test, type Page } from "@playwright/test";
-import { signedInAccount, uniqueEmail } from "./support/accounts.ts";
+import { mailFor, newSignedInContext, signedInAccount, uniqueEmail } from "./support/accounts.ts";
 import { expectNoAxeViolations } from "./support/axe.ts";
+import { setPlanWithCli } from "./support/operator.ts";
 import { screens } from "./support/screens.ts";
 
 test.use({ viewport: { width: 360, height: 800 }, reducedMotion: "reduce" });
@@ -68,4 +69,35 @@ test("a learner logs two trades, one with its chart, and reads the figures and t
   await edit.getByRole("button", { name: "Save Entry" }).click();
   await expect(page.getByRole("listitem").filter({ hasText: "Sell XAUUSD" })).toContainText("−0.50 R");
   await expect(figures.getByRole("definition").nth(2)).toHaveText("+0.75 R");
+});
+
+test("an Advanced learner shares a trade, the mentor comments on it in the console, and the learner reads the comment and its email", async ({ browser, page, request }, testInfo) => {
+  const email = uniqueEmail(testInfo);
+  await signedInAccount(page.context(), request, { email, name: "Abena Owusu" });
+  await setPlanWithCli(email, "advanced");
+  await page.goto("/journal");
+  const form = await addTrade(page, { instrument: "GBPUSD", direction: "Buy", entry: "1.27000", stop: "1.26800", exit: "1.27300", size: "0.02" });
+  await form.getByRole("button", { name: "Add Trade" }).click();
+  await page.getByRole("button", { name: /^Share with My Mentor the GBPUSD trade of / }).click();
+  await expect(page.getByText("Shared with your mentor.")).toBeVisible();
+
+  const adminEmail = uniqueEmail(`${testInfo.title} admin`);
+  const mentor = await newSignedInContext(browser, { email: adminEmail, name: "Kofi Mentor" }, { viewport: { width: 360, height: 800 }, reducedMotion: "reduce" });
+  await setPlanWithCli(adminEmail, "admin");
+  const tab = await mentor.newPage();
+  await tab.goto("/admin?tab=mentorship");
+  const trade = tab.getByRole("listitem").filter({ hasText: "Buy GBPUSD" }).filter({ hasText: "Abena Owusu" });
+  await expect(trade).toContainText("1.50 R");
+  await trade.getByLabel(/^Comment on the GBPUSD trade of /).fill("Well managed. Let the next winner run to 2 R.");
+  await trade.getByRole("button", { name: "Send Comment" }).click();
+  await expect(trade).toContainText("Your comment: Well managed. Let the next winner run to 2 R.");
+  await expectNoAxeViolations(tab, "/admin?tab=mentorship with a shared trade");
+  await screens(tab, "admin-shared-trades");
+  await mentor.close();
+
+  await expect.poll(async () => (await mailFor(request, email)).some((mail) => mail.subject === "Your mentor commented on your GBPUSD trade")).toBe(true);
+  await page.reload();
+  const comments = page.getByRole("list", { name: /^Your mentor's comments on the GBPUSD trade/ });
+  await expect(comments).toHaveText("Your mentor: Well managed. Let the next winner run to 2 R.");
+  await expectNoAxeViolations(page, "/journal with a mentor's comment");
 });

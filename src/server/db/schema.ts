@@ -1024,10 +1024,30 @@ export const journalEntries = pgTable(
     tradedOn: date("traded_on").notNull(),
     notes: text("notes").notNull().default(""),
     r: numeric("r", { precision: 12, scale: 2 }),
+    /** When an Advanced learner shared it with their mentor (the academy's team); null when not shared. */
+    sharedAt: timestamp("shared_at", { withTimezone: true }),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
-  (table) => [index("journal_entries_user_idx").on(table.userId, table.tradedOn, table.createdAt)],
+  (table) => [
+    index("journal_entries_user_idx").on(table.userId, table.tradedOn, table.createdAt),
+    index("journal_entries_shared_idx").on(table.sharedAt).where(sql`${table.sharedAt} is not null`),
+  ],
+);
+
+/** journal_comments: a mentor's comments on an entry shared with them, told to the learner by email and, if they chose, SMS. */
+export const journalComments = pgTable(
+  "journal_comments",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    entryId: uuid("entry_id")
+      .notNull()
+      .references(() => journalEntries.id, { onDelete: "cascade" }),
+    authorId: text("author_id").references(() => users.id, { onDelete: "set null" }),
+    body: text("body").notNull(),
+    createdAt: createdAt(),
+  },
+  (table) => [index("journal_comments_entry_idx").on(table.entryId, table.createdAt)],
 );
 
 /** journal_screenshots: an entry's one screenshot (at most 2 MB, an image by its content), kept as lesson attachments are. */

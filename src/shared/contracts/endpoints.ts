@@ -12,7 +12,7 @@ import { CATALOG_ENDPOINTS } from "./catalog.ts";
 import { CERTIFICATE_ENDPOINTS } from "./certificates.ts";
 import { COHORT_ENDPOINTS } from "./cohorts.ts";
 import { CONTACT_ENDPOINTS } from "./contact.ts";
-import { JOURNAL_ENDPOINTS } from "./journal.ts";
+import { ADMIN_JOURNAL_ENDPOINTS, JOURNAL_ENDPOINTS } from "./journal.ts";
 import { LEARNING_ENDPOINTS } from "./learning.ts";
 import { PRICE_DATA_ENDPOINTS } from "./price-data.ts";
 import { SESSION_ENDPOINTS } from "./session.ts";
@@ -37,6 +37,7 @@ export const ENDPOINTS = {
   dashboard: DASHBOARD_ENDPOINTS,
   learnerRecord: LEARNER_RECORD_ENDPOINTS,
   journal: JOURNAL_ENDPOINTS,
+  adminJournal: ADMIN_JOURNAL_ENDPOINTS,
   learning: LEARNING_ENDPOINTS,
   priceData: PRICE_DATA_ENDPOINTS,
   contact: CONTACT_ENDPOINTS,

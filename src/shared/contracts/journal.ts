@@ -26,7 +26,11 @@ export const JOURNAL_MESSAGES = {
   screenshotTooLarge: "The screenshot is larger than 2 MB. Crop it or save it as a JPEG.",
   screenshotNotImage: "The screenshot must be a PNG, JPEG or WebP image.",
   notFound: "That journal entry does not exist.",
+  shareAdvancedOnly: "Sharing trades with a mentor is part of the Advanced plan.",
+  commentRequired: "Write a comment of 1 to 2,000 characters.",
 } as const;
+
+export const JOURNAL_COMMENT_MAX_LENGTH = 2_000;
 
 /** A price or a size as typed: digits with one decimal point, above zero. */
 const POSITIVE_DECIMAL = /^(?=.*[1-9])\d{1,12}(\.\d{1,10})?$/;
@@ -80,6 +84,10 @@ export const journalEntrySchema = z.object({
   notes: z.string(),
   /** The result in units of risk, two decimals; null while the trade is open. */
   r: z.nullable(z.string()),
+  /** When it was shared with the learner's mentor, or null. */
+  sharedAt: z.nullable(z.string()),
+  /** The mentor's comments, oldest first. */
+  comments: z.array(z.object({ id: z.string(), body: z.string(), createdAt: z.string() })),
   /** The address of its screenshot, or null. */
   screenshot: z.nullable(z.object({ url: z.string(), contentType: z.string(), sizeBytes: z.number() })),
   createdAt: z.string(),
@@ -106,6 +114,17 @@ export type JournalStats = z.output<typeof journalStatsSchema>;
 const entryParams = z.object({ id: z.string().check(z.maxLength(64)) });
 const page = z._default(z.coerce.number().check(z.int(), z.minimum(1), z.maximum(10_000)), 1);
 
+/** An entry shared with the mentor, as the console's Mentorship tab lists it. */
+export const sharedJournalEntrySchema = z.object({
+  entry: journalEntrySchema,
+  learner: z.object({ id: z.string(), name: z.string(), email: z.string() }),
+});
+export type SharedJournalEntry = z.output<typeof sharedJournalEntrySchema>;
+
+export const journalCommentInputSchema = z.object({
+  body: z.string(JOURNAL_MESSAGES.commentRequired).check(z.trim(), z.minLength(1, JOURNAL_MESSAGES.commentRequired), z.maxLength(JOURNAL_COMMENT_MAX_LENGTH, JOURNAL_MESSAGES.commentRequired)),
+});
+
 export const JOURNAL_ENDPOINTS = {
   list: endpoint({
     method: "GET",
@@ -124,5 +143,25 @@ export const JOURNAL_ENDPOINTS = {
   screenshot: endpoint({ method: "GET", path: "/api/journal/:id/screenshot", params: entryParams, response: z.file() }),
   /** The image itself as the body (application/octet-stream); registered on its own (journal.routes.ts). */
   putScreenshot: endpoint({ method: "PUT", path: "/api/journal/:id/screenshot", params: entryParams, response: z.object({ entry: journalEntrySchema }) }),
+  /** Shares the entry with the learner's mentor, or stops sharing it: sharing is for an Advanced plan in effect. */
+  share: endpoint({ method: "PUT", path: "/api/journal/:id/share", params: entryParams, body: z.object({ shared: z.boolean() }), response: z.object({ entry: journalEntrySchema }) }),
   removeScreenshot: endpoint({ method: "DELETE", path: "/api/journal/:id/screenshot", params: entryParams, response: z.object({ entry: journalEntrySchema }) }),
+} as const;
+
+/** The mentor's side, in the console's Mentorship tab: the entries learners shared, and a comment on one. */
+export const ADMIN_JOURNAL_ENDPOINTS = {
+  shared: endpoint({
+    method: "GET",
+    path: "/api/admin/journal/shared",
+    query: z.object({ page }),
+    response: z.object({ entries: z.array(sharedJournalEntrySchema), page: z.number(), pageSize: z.number(), total: z.number() }),
+  }),
+  comment: endpoint({
+    method: "POST",
+    path: "/api/admin/journal/:id/comments",
+    params: entryParams,
+    body: journalCommentInputSchema,
+    response: z.object({ entry: journalEntrySchema }),
+    status: 201,
+  }),
 } as const;

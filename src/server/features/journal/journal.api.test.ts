@@ -4,9 +4,9 @@
 import { count, eq } from "drizzle-orm";
 import type { InjectOptions } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { JOURNAL_MESSAGES, type JournalEntry, type JournalEntryInput, type JournalStats } from "../../../shared/contracts/journal.ts";
-import { journalEntries, journalScreenshots } from "../../db/schema.ts";
-import { createTestUsers, ipAllocator, type TestUser } from "../../testing/accounts.ts";
+import { JOURNAL_MESSAGES, type JournalEntry, type JournalEntryInput, type JournalStats, type SharedJournalEntry } from "../../../shared/contracts/journal.ts";
+import { journalEntries, journalScreenshots, smsMessages, smsNumbers } from "../../db/schema.ts";
+import { createTestUsers, ipAllocator, mailsTo, type TestUser } from "../../testing/accounts.ts";
 import { createTestApp, type TestApp } from "../../testing/test-app.ts";
 
 const nextIp = ipAllocator(62);
@@ -205,5 +205,58 @@ describe("the trading journal", () => {
         "",
       ].join("\r\n"),
     );
+  });
+
+  describe("shared with the mentor", () => {
+    it("is for an Advanced plan: another learner is told so, nothing is shared, and stopping is always open", async () => {
+      const entry = await created("ama");
+      const refusedShare = await as("ama", { method: "PUT", url: `/api/journal/${entry.id}/share`, payload: { shared: true } });
+      expect({ status: refusedShare.statusCode, body: refusedShare.json() }).toEqual(refused(403, JOURNAL_MESSAGES.shareAdvancedOnly));
+      const unshare = await as("ama", { method: "PUT", url: `/api/journal/${entry.id}/share`, payload: { shared: false } });
+      expect(unshare.json<{ entry: JournalEntry }>().entry.sharedAt).toBeNull();
+      // Another learner's entry is not theirs to share.
+      expect((await as("kofi", { method: "PUT", url: `/api/journal/${entry.id}/share`, payload: { shared: false } })).statusCode).toBe(404);
+    });
+
+    it("an Advanced learner shares a trade; the mentor reads it and comments; the learner is told by email and SMS and reads the comment", async () => {
+      const users = await createTestUsers(t, nextIp, { abena: { plan: "advanced" } });
+      const abena = users("abena");
+      await t.database.db.insert(smsNumbers).values({ userId: abena.id, phone: "+233241234567", confirmedAt: new Date() });
+      const asAbena = (options: InjectOptions) => t.app.inject({ ...options, headers: { ...options.headers, cookie: abena.cookie } });
+      const entry = (await asAbena({ method: "POST", url: "/api/journal", payload: BUY })).json<{ entry: JournalEntry }>().entry;
+      const url = `/api/journal/${entry.id}`;
+
+      // Not shared: the mentor's list does not hold it, and it takes no comment.
+      const listed = async () => (await as("admin", { method: "GET", url: "/api/admin/journal/shared" })).json<{ entries: SharedJournalEntry[]; total: number }>();
+      expect((await listed()).entries.map((shared) => shared.entry.id)).not.toContain(entry.id);
+      const early = await as("admin", { method: "POST", url: `/api/admin/journal/${entry.id}/comments`, payload: { body: "Nice." } });
+      expect({ status: early.statusCode, body: early.json() }).toEqual(refused(404, JOURNAL_MESSAGES.notFound));
+
+      const shared = await asAbena({ method: "PUT", url: `${url}/share`, payload: { shared: true } });
+      expect(shared.json<{ entry: JournalEntry }>().entry.sharedAt).toEqual(expect.any(String));
+      const [first] = (await listed()).entries;
+      expect(first).toMatchObject({ entry: { id: entry.id, r: "2.00" }, learner: { id: abena.id, email: abena.email } });
+
+      const empty = await as("admin", { method: "POST", url: `/api/admin/journal/${entry.id}/comments`, payload: { body: "   " } });
+      expect({ status: empty.statusCode, body: empty.json() }).toEqual(refused(400, JOURNAL_MESSAGES.commentRequired));
+      const comment = "Good patience on the retest. Next time, move the stop to break-even once it is 1 R in profit.";
+      const commented = await as("admin", { method: "POST", url: `/api/admin/journal/${entry.id}/comments`, payload: { body: comment } });
+      expect(commented.statusCode, commented.body).toBe(201);
+
+      await t.services.jobs.runDue();
+      const [mail] = (await mailsTo(t, abena.email)).filter((sent) => sent.subject === "Your mentor commented on your EURUSD trade");
+      expect(mail?.text).toContain(comment);
+      expect(mail?.text).toContain("/journal");
+      const texts = await t.database.db.select().from(smsMessages).where(eq(smsMessages.userId, abena.id));
+      expect(texts.map((text) => [text.kind, text.content])).toEqual([
+        ["mentorship", "Trading Academy: your mentor commented on your EURUSD trade. Read it in your journal: localhost:3000/journal"],
+      ]);
+      expect((await asAbena({ method: "GET", url })).json<{ entry: JournalEntry }>().entry.comments.map((c) => c.body)).toEqual([comment]);
+
+      // Stopped sharing: out of the mentor's list, and no more comments.
+      await asAbena({ method: "PUT", url: `${url}/share`, payload: { shared: false } });
+      expect((await listed()).entries.map((row) => row.entry.id)).not.toContain(entry.id);
+      expect((await as("admin", { method: "POST", url: `/api/admin/journal/${entry.id}/comments`, payload: { body: "More." } })).statusCode).toBe(404);
+    });
   });
 });

@@ -3,21 +3,24 @@
 // cached standing.
 import type { FastifyError } from "fastify";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
-import { JOURNAL_ENDPOINTS, JOURNAL_MESSAGES, JOURNAL_SCREENSHOT_MAX_BYTES } from "../../../shared/contracts/journal.ts";
+import { ADMIN_JOURNAL_ENDPOINTS, JOURNAL_ENDPOINTS, JOURNAL_MESSAGES, JOURNAL_SCREENSHOT_MAX_BYTES } from "../../../shared/contracts/journal.ts";
 import { signedInUser } from "../../auth/session.ts";
 import type { FeatureDeps } from "../../feature.ts";
 import { route } from "../../plugins/endpoints.ts";
 import { HttpError } from "../../plugins/errors.ts";
 import {
+  commentOnEntry,
   createEntry,
   getScreenshot,
   journalCsv,
   journalStats,
   listEntries,
+  listSharedEntries,
   putScreenshot,
   readEntry,
   removeEntry,
   removeScreenshot,
+  shareEntry,
   updateEntry,
 } from "./journal.service.ts";
 
@@ -35,6 +38,9 @@ export const journalRoutes = ({ db, attachments, sessions }: Pick<FeatureDeps, "
     await removeEntry(db, attachments, signedInUser(request), request.params.id);
     return { removed: true as const };
   });
+  route(app, JOURNAL_ENDPOINTS.share, OWN, async (request) => ({
+    entry: await shareEntry(db, signedInUser(request), request.params.id, request.body.shared),
+  }));
   route(app, JOURNAL_ENDPOINTS.removeScreenshot, OWN, async (request) => ({
     entry: await removeScreenshot(db, attachments, signedInUser(request), request.params.id),
   }));
@@ -79,4 +85,12 @@ const screenshotUpload = ({ db, attachments }: Pick<FeatureDeps, "db" | "attachm
       return { entry: await putScreenshot(db, attachments, signedInUser(request), request.params.id, bytes) };
     },
   );
+};
+
+/** The mentor's side, behind adminOnly (journal.feature.ts): the entries shared, and comments on them. */
+export const journalAdminRoutes = ({ db }: Pick<FeatureDeps, "db">): FastifyPluginAsyncZod => async (app) => {
+  route(app, ADMIN_JOURNAL_ENDPOINTS.shared, {}, async (request) => listSharedEntries(db, request.query.page));
+  route(app, ADMIN_JOURNAL_ENDPOINTS.comment, {}, async (request) => ({
+    entry: await commentOnEntry(db, signedInUser(request), request.params.id, request.body.body),
+  }));
 };

@@ -4,20 +4,24 @@
 import { randomUUID } from "node:crypto";
 import Big from "big.js";
 import { stringify } from "csv-stringify/sync";
-import { and, asc, count, desc, eq, isNotNull, sql } from "drizzle-orm";
+import { and, asc, count, desc, eq, inArray, isNotNull, sql } from "drizzle-orm";
 import { fileTypeFromBuffer } from "file-type";
 import { JOURNAL_CSV_COLUMNS, JOURNAL_MESSAGES, JOURNAL_PAGE_SIZE, type JournalEntry, type JournalStats } from "../../../shared/contracts/journal.ts";
 import type { z } from "zod/mini";
 import type { journalEntryInputSchema } from "../../../shared/contracts/journal.ts";
 import type { CurrentUser } from "../../auth/session.ts";
 import type { Db } from "../../db/client.ts";
-import { journalEntries, journalScreenshots } from "../../db/schema.ts";
+import { journalComments, journalEntries, journalScreenshots, users } from "../../db/schema.ts";
+import { enqueueJob } from "../../jobs/queue.ts";
 import { HttpError } from "../../plugins/errors.ts";
 import type { AttachmentStore, Delivery } from "../../storage/attachment-store.ts";
 
 export type EntryInput = z.output<typeof journalEntryInputSchema>;
 type EntryRow = typeof journalEntries.$inferSelect;
 type ScreenshotRow = Pick<typeof journalScreenshots.$inferSelect, "contentType" | "sizeBytes" | "createdAt">;
+
+/** Tells a learner of a mentor's comment (journal-emails.ts). */
+export const JOURNAL_COMMENT_JOB = "journal.comment";
 
 /** The equity curve's points: the last this many closed trades. */
 const EQUITY_POINTS = 500;
@@ -34,7 +38,9 @@ export function resultInR(input: Pick<EntryInput, "direction" | "entry" | "stop"
   return moved.div(entry.minus(input.stop).abs()).toFixed(2, Big.roundHalfUp);
 }
 
-function toEntry(row: EntryRow, screenshot: ScreenshotRow | null): JournalEntry {
+type CommentRow = Pick<typeof journalComments.$inferSelect, "id" | "entryId" | "body" | "createdAt">;
+
+function toEntry(row: EntryRow, screenshot: ScreenshotRow | null, comments: readonly CommentRow[] = []): JournalEntry {
   return {
     id: row.id,
     kind: row.kind,
@@ -48,6 +54,8 @@ function toEntry(row: EntryRow, screenshot: ScreenshotRow | null): JournalEntry 
     tradedOn: row.tradedOn,
     notes: row.notes,
     r: row.r,
+    sharedAt: row.sharedAt?.toISOString() ?? null,
+    comments: comments.filter((comment) => comment.entryId === row.id).map((comment) => ({ id: comment.id, body: comment.body, createdAt: comment.createdAt.toISOString() })),
     // The upload's time in the address: a new screenshot is a new address, which no cache holds.
     screenshot: screenshot && { url: `/api/journal/${row.id}/screenshot?v=${screenshot.createdAt.getTime()}`, contentType: screenshot.contentType, sizeBytes: screenshot.sizeBytes },
     createdAt: row.createdAt.toISOString(),
@@ -74,6 +82,16 @@ function columnsOf(input: EntryInput) {
 function checkDay(tradedOn: string, now: Date) {
   const latest = new Date(now.getTime() + 14 * 3_600_000).toISOString().slice(0, 10);
   if (tradedOn > latest) throw new HttpError(400, "VALIDATION", JOURNAL_MESSAGES.tradedOn);
+}
+
+/** The comments on these entries, oldest first, in one query. */
+async function commentsOn(db: Db, entryIds: string[]): Promise<CommentRow[]> {
+  if (entryIds.length === 0) return [];
+  return db
+    .select({ id: journalComments.id, entryId: journalComments.entryId, body: journalComments.body, createdAt: journalComments.createdAt })
+    .from(journalComments)
+    .where(inArray(journalComments.entryId, entryIds))
+    .orderBy(asc(journalComments.createdAt), asc(journalComments.id));
 }
 
 const NOT_FOUND = () => new HttpError(404, "NOT_FOUND", JOURNAL_MESSAGES.notFound);
@@ -105,8 +123,9 @@ export async function listEntries(db: Db, user: CurrentUser, page: number) {
       .offset((page - 1) * JOURNAL_PAGE_SIZE),
     db.select({ n: count() }).from(journalEntries).where(mine),
   ]);
+  const comments = await commentsOn(db, rows.map(({ entry }) => entry.id));
   return {
-    entries: rows.map(({ entry, screenshot }) => toEntry(entry, screenshot?.contentType ? (screenshot as ScreenshotRow) : null)),
+    entries: rows.map(({ entry, screenshot }) => toEntry(entry, screenshot?.contentType ? (screenshot as ScreenshotRow) : null, comments)),
     page,
     pageSize: JOURNAL_PAGE_SIZE,
     total: total?.n ?? 0,
@@ -115,7 +134,7 @@ export async function listEntries(db: Db, user: CurrentUser, page: number) {
 
 export async function readEntry(db: Db, user: CurrentUser, id: string): Promise<JournalEntry> {
   const { row, screenshot } = await visibleEntry(db, user, id);
-  return toEntry(row, screenshot);
+  return toEntry(row, screenshot, await commentsOn(db, [id]));
 }
 
 export async function createEntry(db: Db, user: CurrentUser, input: EntryInput, now = new Date()): Promise<JournalEntry> {
@@ -134,7 +153,7 @@ export async function updateEntry(db: Db, user: CurrentUser, id: string, input: 
     .where(and(eq(journalEntries.id, id), eq(journalEntries.userId, user.id)))
     .returning();
   if (!row) throw NOT_FOUND();
-  return toEntry(row, screenshot);
+  return toEntry(row, screenshot, await commentsOn(db, [id]));
 }
 
 /** Removes an entry and its screenshot; a bucket forgets the screenshot once the row is gone. */
@@ -167,14 +186,70 @@ export async function putScreenshot(db: Db, store: AttachmentStore, user: Curren
     return { replaced: before?.storageKey ?? null, screenshot: written };
   });
   if (replaced) await store.discard([replaced]);
-  return toEntry(row, screenshot);
+  return toEntry(row, screenshot, await commentsOn(db, [id]));
 }
 
 export async function removeScreenshot(db: Db, store: AttachmentStore, user: CurrentUser, id: string): Promise<JournalEntry> {
   const { row } = await visibleEntry(db, user, id, { toWrite: true });
   const [removed] = await db.delete(journalScreenshots).where(eq(journalScreenshots.entryId, id)).returning({ storageKey: journalScreenshots.storageKey });
   if (removed?.storageKey) await store.discard([removed.storageKey]);
-  return toEntry(row, null);
+  return toEntry(row, null, await commentsOn(db, [id]));
+}
+
+/**
+ * Shares an entry with the learner's mentor, the academy's team, or stops sharing it. Sharing is
+ * part of the Advanced plan in effect (decided here); stopping is open to anyone.
+ */
+export async function shareEntry(db: Db, user: CurrentUser, id: string, shared: boolean, now = new Date()): Promise<JournalEntry> {
+  const { screenshot } = await visibleEntry(db, user, id, { toWrite: true });
+  if (shared && user.plan !== "advanced") throw new HttpError(403, "ADVANCED_ONLY", JOURNAL_MESSAGES.shareAdvancedOnly);
+  const [row] = await db
+    .update(journalEntries)
+    .set({ sharedAt: shared ? sql`coalesce(${journalEntries.sharedAt}, ${now.toISOString()}::timestamptz)` : null })
+    .where(and(eq(journalEntries.id, id), eq(journalEntries.userId, user.id)))
+    .returning();
+  if (!row) throw NOT_FOUND();
+  return toEntry(row, screenshot, await commentsOn(db, [id]));
+}
+
+/** The Mentorship tab's list: the entries shared with the mentor, most recently shared first. */
+export async function listSharedEntries(db: Db, page: number) {
+  const shared = isNotNull(journalEntries.sharedAt);
+  const [rows, [total]] = await Promise.all([
+    db
+      .select({
+        entry: journalEntries,
+        learner: { id: users.id, name: users.name, email: users.email },
+        screenshot: { contentType: journalScreenshots.contentType, sizeBytes: journalScreenshots.sizeBytes, createdAt: journalScreenshots.createdAt },
+      })
+      .from(journalEntries)
+      .innerJoin(users, eq(users.id, journalEntries.userId))
+      .leftJoin(journalScreenshots, eq(journalScreenshots.entryId, journalEntries.id))
+      .where(shared)
+      .orderBy(desc(journalEntries.sharedAt), desc(journalEntries.id))
+      .limit(JOURNAL_PAGE_SIZE)
+      .offset((page - 1) * JOURNAL_PAGE_SIZE),
+    db.select({ n: count() }).from(journalEntries).where(shared),
+  ]);
+  const comments = await commentsOn(db, rows.map(({ entry }) => entry.id));
+  return {
+    entries: rows.map(({ entry, learner, screenshot }) => ({ entry: toEntry(entry, screenshot?.contentType ? (screenshot as ScreenshotRow) : null, comments), learner })),
+    page,
+    pageSize: JOURNAL_PAGE_SIZE,
+    total: total?.n ?? 0,
+  };
+}
+
+/** A mentor's comment on a shared entry, and the job that tells the learner, in one transaction. */
+export async function commentOnEntry(db: Db, mentor: CurrentUser, id: string, body: string): Promise<JournalEntry> {
+  const { row, screenshot } = await visibleEntry(db, mentor, id);
+  if (!row.sharedAt) throw NOT_FOUND();
+  await db.transaction(async (tx) => {
+    const [comment] = await tx.insert(journalComments).values({ entryId: id, authorId: mentor.id, body }).returning({ id: journalComments.id });
+    if (!comment) throw new Error("the comment was not written");
+    await enqueueJob(tx, JOURNAL_COMMENT_JOB, { commentId: comment.id });
+  });
+  return toEntry(row, screenshot, await commentsOn(db, [id]));
 }
 
 /** The screenshot's bytes, or a short-lived link to them, for its owner or an administrator. */

@@ -67,4 +67,6 @@ export const SMS_TEXTS = {
     ),
   mentorship: (appUrl: string, when: string) =>
     `Trading Academy: your mentorship session is booked for ${when}. Details: ${shortLink(appUrl, "/mentorship")}`,
+  journalComment: (appUrl: string, instrument: string) =>
+    `Trading Academy: your mentor commented on your ${clip(instrument, 12)} trade. Read it in your journal: ${shortLink(appUrl, "/journal")}`,
 } as const;

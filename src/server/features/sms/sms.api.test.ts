@@ -50,6 +50,8 @@ describe("SMS texts", () => {
       SMS_TEXTS.receipt(appUrl, "GHS 12345.67", receiptPath(paymentReference("waitlist", "intermediate", Date.now()))),
       SMS_TEXTS.cohort(appUrl, "September 2026 evening — long name", "Intermediate", "Monday 7 September 2026", "/program/intermediate"),
       SMS_TEXTS.mentorship(appUrl, "Wednesday 30 September 2026, 18:30"),
+      // An instrument an administrator named, as long as one may be.
+      SMS_TEXTS.journalComment(appUrl, "XAUUSD.micro"),
     ];
     for (const text of texts) expect(fitsOneSms(text), `${gsm7Length(text)}: ${text}`).toBe(true);
   });

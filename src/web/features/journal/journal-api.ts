@@ -43,3 +43,12 @@ export function useRemoveEntry() {
     onSettled: () => queryClient.invalidateQueries({ queryKey: JOURNAL_KEY }),
   });
 }
+
+/** Shares an entry with the mentor, or stops sharing it (the Advanced plan, decided by the server). */
+export function useShareEntry() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ id, shared }: { id: string; shared: boolean }) => call(JOURNAL_ENDPOINTS.share, { params: { id }, body: { shared } }),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: JOURNAL_KEY }),
+  });
+}

@@ -12,7 +12,8 @@ import { ConfirmDialog } from "../../ui/modal.tsx";
 import { Pagination, usePageParam } from "../../ui/pagination.tsx";
 import { notify } from "../../ui/toast.tsx";
 import { EquityCurve } from "./equity-curve.tsx";
-import { useJournalEntries, useJournalStats, useRemoveEntry, useSaveEntry } from "./journal-api.ts";
+import { useSignedInUser } from "../../session/session.ts";
+import { useJournalEntries, useJournalStats, useRemoveEntry, useSaveEntry, useShareEntry } from "./journal-api.ts";
 import "./journal.css";
 
 export function JournalPage() {
@@ -217,6 +218,20 @@ function Entries({ onEdit }: { onEdit: (entry: JournalEntry) => void }) {
   const [page, setPage] = usePageParam();
   const entries = useJournalEntries(page);
   const remove = useRemoveEntry();
+  const share = useShareEntry();
+  // Sharing with a mentor is part of the Advanced plan; the server decides, this only offers it.
+  const { user } = useSignedInUser();
+  const mayShare = user?.plan === "advanced";
+
+  async function toggleShare(entry: JournalEntry) {
+    const shared = entry.sharedAt === null;
+    try {
+      await share.mutateAsync({ id: entry.id, shared });
+      notify.success(shared ? "Shared with your mentor, who will comment here." : "No longer shared with your mentor.");
+    } catch (caught) {
+      notify.error(caught instanceof Error ? caught.message : "The entry could not be shared. Try again in a moment.");
+    }
+  }
   const [removing, setRemoving] = useState<JournalEntry | null>(null);
 
   async function confirmRemove(entry: JournalEntry) {
@@ -250,6 +265,12 @@ function Entries({ onEdit }: { onEdit: (entry: JournalEntry) => void }) {
                 <button type="button" className="button button-small button-secondary" onClick={() => setRemoving(entry)}>
                   Remove<span className="visually-hidden"> the {entry.instrument} trade of {entry.tradedOn}</span>
                 </button>
+                {(mayShare || entry.sharedAt !== null) && (
+                  <button type="button" className="button button-small button-secondary" disabled={share.isPending} onClick={() => void toggleShare(entry)}>
+                    {entry.sharedAt === null ? "Share with My Mentor" : "Stop Sharing"}
+                    <span className="visually-hidden"> the {entry.instrument} trade of {entry.tradedOn}</span>
+                  </button>
+                )}
               </div>
             </li>
           ))}
@@ -290,6 +311,16 @@ function EntryView({ entry }: { entry: JournalEntry }) {
         {entry.exit && `, exit ${entry.exit}`}
       </p>
       {entry.notes && <p className="journal-notes">{entry.notes}</p>}
+      {entry.sharedAt !== null && <p className="muted">Shared with your mentor.</p>}
+      {entry.comments.length > 0 && (
+        <ul className="journal-comments" aria-label={`Your mentor's comments on the ${entry.instrument} trade`}>
+          {entry.comments.map((comment) => (
+            <li key={comment.id}>
+              <strong>Your mentor:</strong> {comment.body}
+            </li>
+          ))}
+        </ul>
+      )}
       {entry.screenshot && (
         <a href={entry.screenshot.url} target="_blank" rel="noopener">
           <img className="journal-shot" src={entry.screenshot.url} alt={`Chart of the ${entry.instrument} trade of ${entry.tradedOn}`} loading="lazy" />

@@ -1,6 +1,7 @@
 // The Mentorship tab: Advanced learners' requests for a 1-on-1 session, those waiting for a time
 // first. Confirm sets a time on Accra's clock (the learner is emailed it in Accra time); Decline
-// needs a note, which the learner is emailed.
+// needs a note, which the learner is emailed. Below them, the trades Advanced learners shared from
+// their journals, to comment on.
 import { useState, type FormEvent } from "react";
 import { ACADEMY_TIME_ZONE, formatAcademyTime } from "../../../../shared/academy-time.ts";
 import { MENTORSHIP_STATUS_LABELS, SUPPORT_LIMITS, type AdminMentorship } from "../../../../shared/contracts/support.ts";
@@ -10,6 +11,7 @@ import { PagedTable, usePageParam } from "../../../ui/pagination.tsx";
 import { TextAreaField, TextField } from "../../../ui/text-field.tsx";
 import { formatLocalDateTime } from "../admin-api.ts";
 import { useAdminMentorship, useDecideMentorship } from "./admin-support-api.ts";
+import { SharedTrades } from "../journal/shared-trades.tsx";
 import { UserLink } from "../user-link.tsx";
 import "../users.css";
 import "./support.css";
@@ -76,6 +78,7 @@ export function MentorshipTab() {
         </table>
       </PagedTable>
       {deciding && <DecisionDialog {...deciding} onClose={() => setDeciding(null)} />}
+      <SharedTrades />
     </>
   );
 }
