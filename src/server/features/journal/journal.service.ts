@@ -94,6 +94,13 @@ async function commentsOn(db: Db, entryIds: string[]): Promise<CommentRow[]> {
     .orderBy(asc(journalComments.createdAt), asc(journalComments.id));
 }
 
+/** An entry's screenshot as the entry reads it, from a left join (every column null: none). */
+const SCREENSHOT_COLUMNS = { contentType: journalScreenshots.contentType, sizeBytes: journalScreenshots.sizeBytes, createdAt: journalScreenshots.createdAt };
+type JoinedScreenshot = { contentType: string | null; sizeBytes: number | null; createdAt: Date | null } | null;
+function screenshotOf(joined: JoinedScreenshot): ScreenshotRow | null {
+  return joined?.contentType && joined.sizeBytes !== null && joined.createdAt ? { contentType: joined.contentType, sizeBytes: joined.sizeBytes, createdAt: joined.createdAt } : null;
+}
+
 const NOT_FOUND = () => new HttpError(404, "NOT_FOUND", JOURNAL_MESSAGES.notFound);
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -101,20 +108,20 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 async function visibleEntry(db: Db, user: CurrentUser, id: string, { toWrite = false } = {}) {
   if (!UUID.test(id)) throw NOT_FOUND();
   const [found] = await db
-    .select({ entry: journalEntries, screenshot: { contentType: journalScreenshots.contentType, sizeBytes: journalScreenshots.sizeBytes, createdAt: journalScreenshots.createdAt } })
+    .select({ entry: journalEntries, screenshot: SCREENSHOT_COLUMNS })
     .from(journalEntries)
     .leftJoin(journalScreenshots, eq(journalScreenshots.entryId, journalEntries.id))
     .where(eq(journalEntries.id, id));
   const mayRead = found && (found.entry.userId === user.id || (!toWrite && user.plan === "admin"));
   if (!mayRead) throw NOT_FOUND();
-  return { row: found.entry, screenshot: found.screenshot?.contentType ? (found.screenshot as ScreenshotRow) : null };
+  return { row: found.entry, screenshot: screenshotOf(found.screenshot) };
 }
 
 export async function listEntries(db: Db, user: CurrentUser, page: number) {
   const mine = eq(journalEntries.userId, user.id);
   const [rows, [total]] = await Promise.all([
     db
-      .select({ entry: journalEntries, screenshot: { contentType: journalScreenshots.contentType, sizeBytes: journalScreenshots.sizeBytes, createdAt: journalScreenshots.createdAt } })
+      .select({ entry: journalEntries, screenshot: SCREENSHOT_COLUMNS })
       .from(journalEntries)
       .leftJoin(journalScreenshots, eq(journalScreenshots.entryId, journalEntries.id))
       .where(mine)
@@ -125,7 +132,7 @@ export async function listEntries(db: Db, user: CurrentUser, page: number) {
   ]);
   const comments = await commentsOn(db, rows.map(({ entry }) => entry.id));
   return {
-    entries: rows.map(({ entry, screenshot }) => toEntry(entry, screenshot?.contentType ? (screenshot as ScreenshotRow) : null, comments)),
+    entries: rows.map(({ entry, screenshot }) => toEntry(entry, screenshotOf(screenshot), comments)),
     page,
     pageSize: JOURNAL_PAGE_SIZE,
     total: total?.n ?? 0,
@@ -220,7 +227,7 @@ export async function listSharedEntries(db: Db, page: number) {
       .select({
         entry: journalEntries,
         learner: { id: users.id, name: users.name, email: users.email },
-        screenshot: { contentType: journalScreenshots.contentType, sizeBytes: journalScreenshots.sizeBytes, createdAt: journalScreenshots.createdAt },
+        screenshot: SCREENSHOT_COLUMNS,
       })
       .from(journalEntries)
       .innerJoin(users, eq(users.id, journalEntries.userId))
@@ -233,7 +240,7 @@ export async function listSharedEntries(db: Db, page: number) {
   ]);
   const comments = await commentsOn(db, rows.map(({ entry }) => entry.id));
   return {
-    entries: rows.map(({ entry, learner, screenshot }) => ({ entry: toEntry(entry, screenshot?.contentType ? (screenshot as ScreenshotRow) : null, comments), learner })),
+    entries: rows.map(({ entry, learner, screenshot }) => ({ entry: toEntry(entry, screenshotOf(screenshot), comments), learner })),
     page,
     pageSize: JOURNAL_PAGE_SIZE,
     total: total?.n ?? 0,
