@@ -28,8 +28,8 @@ export const FORGET_PERSONAL = "FORGET_PERSONAL";
 
 /**
  * The GET reads a page opened before shows again offline: the session and the site's settings
- * (every page), the programs, a program's track, where the learner stopped and a lesson's notes,
- * the account's sessions and SMS settings, the prices, the learner's plan, automatic renewal and the payment history. Never sign-in (/api/auth), payments
+ * (every page), the programs, a program's track, where the learner stopped, a lesson's notes and
+ * its chart exercise (the bars shown so far, docs/trading.md "Exercises"), the account's sessions and SMS settings, the prices, the learner's plan, automatic renewal and the payment history. Never sign-in (/api/auth), payments
  * being made, admin or anything else.
  */
 const CACHED_API_READS: RegExp[] = [
@@ -39,6 +39,7 @@ const CACHED_API_READS: RegExp[] = [
   /^\/api\/programs\/[^/]+$/,
   /^\/api\/programs\/[^/]+\/positions$/,
   /^\/api\/programs\/[^/]+\/modules\/[^/]+$/,
+  /^\/api\/programs\/[^/]+\/modules\/[^/]+\/exercise$/,
   /^\/api\/progress$/,
   /^\/api\/accounts\/sessions$/,
   /^\/api\/accounts\/sms$/,
@@ -51,3 +52,9 @@ const CACHED_API_READS: RegExp[] = [
 export function isCachedApiRead(pathname: string): boolean {
   return CACHED_API_READS.some((pattern) => pattern.test(pathname));
 }
+
+/**
+ * The start of the browser storage keys of chart exercise answers made offline, kept until they
+ * are sent (docs/trading.md, "Exercises"); sign-out and sign-in delete them with the reads.
+ */
+export const KEPT_ANSWERS_PREFIX = "kept-exercise-answer:";

@@ -18,7 +18,9 @@ import {
   timestamp,
   uniqueIndex,
   uuid,
+  type AnyPgColumn,
 } from "drizzle-orm/pg-core";
+import type { ExerciseAnswer, StoredExercise } from "../../shared/contracts/exercises.ts";
 import { PAID_PLANS, PLANS, PROVIDERS, SUBSCRIPTION_STATUSES, type Track } from "../../shared/plans.ts";
 
 export const planEnum = pgEnum("plan", PLANS);
@@ -280,11 +282,19 @@ export const modules = pgTable(
     freePreview: boolean("free_preview").notNull().default(false),
     /** Added by an administrator and not published yet: no learner sees it (docs/data.md, "Drafts"). */
     draft: boolean("draft").notNull().default(false),
+    /**
+     * A chart exercise's settings, checked when saved (docs/trading.md, "Exercises"); null for a
+     * lesson to watch or read. The data set it replays is a column of its own, so that a set in
+     * use cannot be removed.
+     */
+    exercise: jsonb("exercise").$type<StoredExercise>(),
+    exerciseDataSetId: uuid("exercise_data_set_id").references((): AnyPgColumn => priceDataSets.id, { onDelete: "restrict" }),
     createdAt: createdAt(),
   },
   (table) => [
     uniqueIndex("modules_program_position_unique").on(table.programId, table.position),
-    check("modules_video_or_notes", sql`${table.youtubeId} is not null or ${table.notes} <> ''`),
+    check("modules_video_or_notes", sql`${table.youtubeId} is not null or ${table.notes} <> '' or ${table.exercise} is not null`),
+    check("modules_exercise_data_set", sql`(${table.exercise} is null) = (${table.exerciseDataSetId} is null)`),
   ],
 );
 
@@ -442,6 +452,31 @@ export const quizSittings = pgTable(
     answeredAt: timestamp("answered_at", { withTimezone: true }),
   },
   (table) => [primaryKey({ columns: [table.userId, table.programId, table.number] })],
+);
+
+/**
+ * exercise_attempts: a learner's attempts at a chart exercise, numbered from 1 (docs/trading.md,
+ * "Exercises"). `revealed` is the last bar of the data set the learner has been sent: the decision
+ * bar, moved on by each step. The answer and its score are written once, by the first submission
+ * of the attempt (`scored_at is null` guards the update).
+ */
+export const exerciseAttempts = pgTable(
+  "exercise_attempts",
+  {
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    moduleId: uuid("module_id")
+      .notNull()
+      .references(() => modules.id, { onDelete: "cascade" }),
+    number: integer("number").notNull(),
+    startedAt: timestamp("started_at", { withTimezone: true }).notNull().defaultNow(),
+    revealed: integer("revealed").notNull(),
+    answer: jsonb("answer").$type<ExerciseAnswer>(),
+    passed: boolean("passed"),
+    scoredAt: timestamp("scored_at", { withTimezone: true }),
+  },
+  (table) => [primaryKey({ columns: [table.userId, table.moduleId, table.number] })],
 );
 
 export const contacts = pgTable(

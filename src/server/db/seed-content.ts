@@ -1,4 +1,5 @@
 // The demo catalogue a fresh installation starts with. Administrators edit or replace it.
+import type { StoredExercise } from "../../shared/contracts/exercises.ts";
 import type { Track } from "../../shared/plans.ts";
 import type { QuizQuestion } from "./schema.ts";
 
@@ -14,9 +15,15 @@ type SeedProgram = {
    * A lesson's notes come with the HTML learners are sent, as the Programs tab would render it on
    * saving (seed.api.test.ts checks the two agree).
    */
-  modules: { title: string; description: string; youtubeId: string; notes?: string; notesHtml?: string }[];
+  modules: SeedModule[];
   quiz: { title: string; questions: QuizQuestion[] };
 };
+
+/**
+ * A lesson to watch (and read), or a chart exercise on the demo's illustrative price data
+ * (docs/trading.md, "Exercises"): its start bar and answer are read from that set's shape.
+ */
+type SeedModule = { title: string; description: string; youtubeId: string | null; notes?: string; notesHtml?: string; exercise?: StoredExercise };
 
 export const SEED_PROGRAMS: SeedProgram[] = [
   {
@@ -114,6 +121,47 @@ export const SEED_PROGRAMS: SeedProgram[] = [
         title: "Market structure",
         description: "Higher highs, lower lows, and telling a trend from a range.",
         youtubeId: "4CQzOXbkLqY",
+      },
+      {
+        title: "Practice: mark the support",
+        description: "EURUSD has traded in a range for ten days. Tap the price where buyers have stepped in each time.",
+        youtubeId: null,
+        exercise: {
+          kind: "level",
+          // Bar 250 of the illustrative set: the range's third swing down, towards support (illustrative-bars.ts).
+          startBar: 250,
+          answerLow: "1.0795",
+          answerHigh: "1.0810",
+          tolerancePips: "10",
+          explanation:
+            "Support is the zone from 1.0795 to 1.0810: the price turned up from it on each swing down, while sellers held it under 1.0900. A mark within 10 pips of that zone passes.",
+          balance: "1000",
+          currency: "USD",
+          passR: "0",
+          maxRiskPercent: "2",
+          retryWaitMinutes: 2,
+        },
+      },
+      {
+        title: "Practice: trade the breakout",
+        description:
+          "The range has broken upward through 1.0900. Step through the bars, then place a trade with a stop-loss and a take-profit, risking at most 2% of a practice balance of 1,000 USD.",
+        youtubeId: null,
+        exercise: {
+          kind: "replay",
+          // Bar 380 of the illustrative set: the pullback after the breakout, before the trend (illustrative-bars.ts).
+          startBar: 380,
+          answerLow: "",
+          answerHigh: "",
+          tolerancePips: "",
+          explanation:
+            "After a breakout, old resistance often becomes support. A buy near 1.0940 with its stop-loss under 1.0885, below the pullback's low, and its take-profit near 1.0990 let the trend pay for the risk taken. Whatever your result, check that your stop was where the idea was wrong, not where the loss felt small.",
+          balance: "1000",
+          currency: "USD",
+          passR: "0",
+          maxRiskPercent: "2",
+          retryWaitMinutes: 2,
+        },
       },
     ],
     quiz: {

@@ -1,4 +1,4 @@
-import { asc, eq, inArray } from "drizzle-orm";
+import { asc, eq, inArray, isNotNull } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../testing/test-app.ts";
 import type { Db } from "./client.ts";
@@ -7,6 +7,7 @@ import { config, modules, priceBars, priceDataSets, programs, quizzes } from "./
 import { SEED_PROGRAMS } from "./seed-content.ts";
 import { seedDatabase } from "./seed.ts";
 import { renderLessonNotes } from "../features/catalog/lesson-notes.ts";
+import { checkedExercise } from "../features/exercises/exercises.seam.ts";
 
 const SEEDED_IDS = ["beginner", "intermediate", "advanced"];
 
@@ -56,8 +57,8 @@ describe("seedDatabase", () => {
       expect(programModules.map((module) => module.position)).toEqual(
         seed.modules.map((_, position) => position),
       );
-      expect(programModules.map(({ title, youtubeId }) => ({ title, youtubeId }))).toEqual(
-        seed.modules.map(({ title, youtubeId }) => ({ title, youtubeId })),
+      expect(programModules.map(({ title, youtubeId, exercise }) => ({ title, youtubeId, exercise }))).toEqual(
+        seed.modules.map(({ title, youtubeId, exercise }) => ({ title, youtubeId, exercise: exercise ?? null })),
       );
     }
     expect(first.modules).toHaveLength(
@@ -77,6 +78,22 @@ describe("seedDatabase", () => {
     const [set] = sets;
     const bars = await db.select().from(priceBars).where(eq(priceBars.dataSetId, set?.id ?? "")).orderBy(asc(priceBars.position));
     expect(bars.map(({ time, open, high, low, close }) => ({ time, open, high, low, close }))).toEqual(illustrativeBars());
+  });
+
+  it("seeds the demo's exercises on the illustrative set, each as the Programs tab would save it", async () => {
+    const db = t.database.db;
+    const [set] = await db.select({ id: priceDataSets.id }).from(priceDataSets);
+    const seeded = await db.select({ title: modules.title, exercise: modules.exercise, dataSetId: modules.exerciseDataSetId }).from(modules).where(isNotNull(modules.exercise));
+    expect(seeded.map(({ title, exercise }) => ({ title, kind: exercise?.kind }))).toEqual([
+      { title: "Practice: mark the support", kind: "level" },
+      { title: "Practice: trade the breakout", kind: "replay" },
+    ]);
+    for (const { exercise, dataSetId } of seeded) {
+      if (!exercise || !set) throw new Error("an exercise without its settings");
+      expect(dataSetId).toBe(set.id);
+      // Saving it again in the Programs tab would keep it as it is: every field passes the checks.
+      await expect(db.transaction((tx) => checkedExercise(tx, { ...exercise, dataSetId: set.id }))).resolves.toEqual({ ...exercise, dataSetId: set.id });
+    }
   });
 
   it("seeds lesson notes whose HTML is what the Programs tab renders from them, linking the calculators the lesson uses", () => {

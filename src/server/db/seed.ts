@@ -25,6 +25,17 @@ export async function seedDatabase(db: Db): Promise<SeedResult> {
       .values({ key: "subscription", value: { locked: false } })
       .onConflictDoNothing();
 
+    // The price data the demo's exercises replay: made up, and marked so (docs/trading.md, "Price data").
+    const bars = illustrativeBars();
+    const [first, last] = [bars[0], bars.at(-1)];
+    if (!first || !last) throw new Error("the illustrative set has no bars");
+    const [set] = await tx
+      .insert(priceDataSets)
+      .values({ ...ILLUSTRATIVE_SET, source: "generated", illustrative: true, barCount: bars.length, firstBarAt: first.time, lastBarAt: last.time })
+      .returning({ id: priceDataSets.id });
+    if (!set) throw new Error("the illustrative set was not written");
+    await tx.insert(priceBars).values(bars.map((bar, position) => ({ dataSetId: set.id, position, ...bar })));
+
     for (const program of SEED_PROGRAMS) {
       const inserted = await tx
         .insert(programs)
@@ -42,21 +53,11 @@ export async function seedDatabase(db: Db): Promise<SeedResult> {
       if (inserted.length === 0) continue; // an administrator made this program already
 
       await tx.insert(modules).values(
-        program.modules.map((module, position) => ({ ...module, programId: program.id, position })),
+        program.modules.map((module, position) => ({ ...module, exerciseDataSetId: module.exercise ? set.id : null, programId: program.id, position })),
       );
       await tx.insert(quizzes).values({ programId: program.id, ...program.quiz });
     }
 
-    // The price data the demo's exercises replay: made up, and marked so (docs/trading.md, "Price data").
-    const bars = illustrativeBars();
-    const [first, last] = [bars[0], bars.at(-1)];
-    if (first && last) {
-      const [set] = await tx
-        .insert(priceDataSets)
-        .values({ ...ILLUSTRATIVE_SET, source: "generated", illustrative: true, barCount: bars.length, firstBarAt: first.time, lastBarAt: last.time })
-        .returning({ id: priceDataSets.id });
-      if (set) await tx.insert(priceBars).values(bars.map((bar, position) => ({ dataSetId: set.id, position, ...bar })));
-    }
     return { seeded: true };
   });
 }

@@ -5,6 +5,7 @@ import { PAID_PLANS, PLANS, PROVIDERS, SUBSCRIPTION_STATUSES, TRACKS } from "../
 import { ATTACHMENT_MESSAGES, attachmentSchema, NOTES_MAX_LENGTH, QUIZ_RETRY_WAIT } from "./learning.ts";
 import { PAYMENT_KINDS, PAYMENT_STATUSES, REFUND_STATUSES, type PaymentStatus } from "./billing.ts";
 import { endpoint } from "./endpoint.ts";
+import { exerciseInputSchema, type ExerciseInput } from "./exercises.ts";
 
 /**
  * The admin console's texts (docs/product.md, "Admin console"): the original's, and ours where it
@@ -119,6 +120,8 @@ export const adminModuleSchema = z.object({
   /** Added and not published yet: no learner sees it (docs/data.md, "Drafts"). */
   draft: z.boolean(),
   attachments: z.array(attachmentSchema),
+  /** A chart exercise's settings (docs/trading.md, "Exercises"); null for a lesson to watch or read. */
+  exercise: z.nullable(exerciseInputSchema),
 });
 export type AdminModule = z.infer<typeof adminModuleSchema>;
 
@@ -159,11 +162,13 @@ export const moduleInputSchema = z.object({
   notes: z._default(z.string().check(z.maxLength(NOTES_MAX_LENGTH, ADMIN_MESSAGES.notesTooLong)), ""),
   /** Open to anyone signed in, whatever their plan (docs/product.md, "Previews"). */
   freePreview: z._default(z.boolean(), false),
+  /** A chart exercise (docs/trading.md, "Exercises"): a lesson that needs no video or notes. */
+  exercise: z._default(z.nullable(exerciseInputSchema), null),
 });
 
 /** Why a module cannot be saved, or null: the spec's message where its form had the case. */
-export function moduleProblem(module: { title: string; youtubeId: string | null; notes: string }): string | null {
-  const hasNotes = module.notes.trim() !== "";
+export function moduleProblem(module: { title: string; youtubeId: string | null; notes: string; exercise?: ExerciseInput | null }): string | null {
+  const hasNotes = module.notes.trim() !== "" || Boolean(module.exercise);
   if (module.title.trim() === "") return hasNotes ? ADMIN_MESSAGES.moduleTitleRequired : ADMIN_MESSAGES.moduleRequired;
   if ((module.youtubeId ?? "").trim() === "" && !hasNotes) return ADMIN_MESSAGES.moduleRequired;
   return null;

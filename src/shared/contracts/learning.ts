@@ -1,6 +1,7 @@
 import * as z from "zod/mini";
 import { PAID_PLANS, TRACKS } from "../plans.ts";
 import { addressOf, endpoint } from "./endpoint.ts";
+import { EXERCISE_KINDS } from "../exercise-kinds.ts";
 
 /**
  * Quiz answers per learner and question (docs/product.md, "Timings and limits"): at most `perWindow` in a window of
@@ -120,6 +121,8 @@ export const trackModuleSchema = z.object({
   youtubeId: z.nullable(z.string()),
   /** Open to anyone signed in (docs/product.md, "Previews"). */
   freePreview: z.boolean(),
+  /** A chart exercise (docs/trading.md, "Exercises"): done by passing it, not by marking it watched. */
+  exercise: z.optional(z.enum(EXERCISE_KINDS)),
   /** Only in an administrator's preview: a lesson not published yet (docs/data.md, "Drafts"). */
   draft: z.optional(z.literal(true)),
 });
@@ -212,7 +215,7 @@ export const programPreviewSchema = z.object({
     z.object({
       id: z.string(),
       title: z.string(),
-      kind: z.enum(["video", "notes"]),
+      kind: z.enum(["video", "notes", "exercise"]),
       freePreview: z.boolean(),
       /** A free preview's description and video; empty and null for the other lessons. */
       description: z.string(),

@@ -160,6 +160,7 @@ describe("admin programs API", () => {
           freePreview: false,
           draft: false,
           attachments: [],
+          exercise: module.exercise ? { ...module.exercise, dataSetId: expect.any(String) } : null,
         })),
         questionCount: seed.quiz.questions.length,
         draftQuestionCount: 0,
@@ -223,7 +224,7 @@ describe("admin programs API", () => {
       const beginner = await programOf("beginner");
       const intermediate = await programOf("intermediate");
       const foreign = beginner.modules[0]?.id;
-      const own = intermediate.modules.map(({ id, title, description, youtubeId }) => ({ id, title, description, youtubeId }));
+      const own = intermediate.modules.map(({ id, title, description, youtubeId, exercise }) => ({ id, title, description, youtubeId, exercise }));
       for (const id of [foreign, "00000000-0000-4000-8000-000000000000", "not-a-uuid"]) {
         const response = await updateProgram(
           "intermediate",
@@ -336,7 +337,8 @@ describe("admin programs API", () => {
       changes: {
         programId: "intermediate",
         title: { from: "Intermediate Program", to: "Intermediate Program, 2nd edition" },
-        modules: { kept: 2, added: 1, removed: 1 },
+        // The third video, and the two exercises after it.
+        modules: { kept: 2, added: 1, removed: 3 },
       },
     });
   });
@@ -545,7 +547,7 @@ describe("admin programs API", () => {
       order: 99,
       description: [],
       modules: [
-        { id: expect.stringMatching(UUID), title: "Holding for days", description: "", youtubeId: VIDEO, notes: "", freePreview: false, draft: true, attachments: [] },
+        { id: expect.stringMatching(UUID), title: "Holding for days", description: "", youtubeId: VIDEO, notes: "", freePreview: false, draft: true, attachments: [], exercise: null },
       ],
       questionCount: 0,
       draftQuestionCount: 0,

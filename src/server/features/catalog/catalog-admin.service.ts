@@ -15,6 +15,7 @@ import {
   moduleProblem,
   programIdProblem,
 } from "../../../shared/contracts/admin.ts";
+import { storedExercise, type ExerciseSettings } from "../../../shared/contracts/exercises.ts";
 import { ATTACHMENT_MESSAGES, attachmentPath, QUIZ_RETRY_WAIT } from "../../../shared/contracts/learning.ts";
 import { isTrack } from "../../../shared/plans.ts";
 import { checkQuestion } from "../../../shared/quiz.ts";
@@ -38,6 +39,7 @@ import { HttpError } from "../../plugins/errors.ts";
 import { announceCatalogChange } from "./catalog-changes.ts";
 import { readAttachmentListing } from "./catalog.service.ts";
 import { queueOwedCertificates } from "../learning/learning.seam.ts";
+import { checkedExercise } from "../exercises/exercises.seam.ts";
 
 type ProgramFields = z.infer<typeof programFieldsSchema>;
 type CreateProgramInput = z.infer<typeof createProgramSchema>;
@@ -75,6 +77,8 @@ async function readPrograms(db: Db | Tx, id?: string): Promise<AdminProgram[]> {
         notes: modules.notes,
         freePreview: modules.freePreview,
         draft: modules.draft,
+        exercise: modules.exercise,
+        exerciseDataSetId: modules.exerciseDataSetId,
       })
       .from(modules)
       .where(id === undefined ? undefined : eq(modules.programId, id))
@@ -95,7 +99,7 @@ async function readPrograms(db: Db | Tx, id?: string): Promise<AdminProgram[]> {
       description: program.description,
       modules: moduleRows
         .filter((m) => m.programId === track)
-        .map(({ id: moduleId, title, description, youtubeId, notes, freePreview, draft }) => ({
+        .map(({ id: moduleId, title, description, youtubeId, notes, freePreview, draft, exercise, exerciseDataSetId }) => ({
           id: moduleId,
           title,
           description,
@@ -103,6 +107,7 @@ async function readPrograms(db: Db | Tx, id?: string): Promise<AdminProgram[]> {
           notes,
           freePreview,
           draft,
+          exercise: exercise && exerciseDataSetId ? { ...exercise, dataSetId: exerciseDataSetId } : null,
           attachments: (attachments.get(moduleId) ?? []).map((file) => ({
             ...file,
             url: attachmentPath(track, moduleId, file.id),
@@ -146,6 +151,7 @@ type ModuleDraft = {
   notes: string;
   notesHtml: string;
   freePreview: boolean;
+  exercise: ExerciseSettings | null;
 };
 
 /** The columns of Save Program: price in cents, default order, blank description entries dropped. */
@@ -171,8 +177,8 @@ function moduleDrafts(fields: ProgramFields): ModuleDraft[] {
     const youtubeId = video === "" ? null : youtubeVideoId(video);
     if (youtubeId === null && video !== "") throw invalid(ADMIN_MESSAGES.youtubeIdInvalid);
     const notes = module.notes.trim() === "" ? "" : module.notes;
-    const { id, title, description, freePreview } = module;
-    return { id, title, description, youtubeId, notes, notesHtml: renderLessonNotes(notes), freePreview };
+    const { id, title, description, freePreview, exercise } = module;
+    return { id, title, description, youtubeId, notes, notesHtml: renderLessonNotes(notes), freePreview, exercise };
   });
 }
 
@@ -204,6 +210,7 @@ async function replaceModules(tx: Tx, programId: string, drafts: ModuleDraft[]) 
   if (removedIds.length > 0) await tx.delete(modules).where(inArray(modules.id, removedIds));
   if (kept.size > 0) await tx.update(modules).set({ position: sql`-1 - ${modules.position}` }).where(eq(modules.programId, programId));
   for (const [position, draft] of drafts.entries()) {
+    const exercise = draft.exercise && (await checkedExercise(tx, draft.exercise));
     const columns = {
       position,
       title: draft.title,
@@ -212,6 +219,8 @@ async function replaceModules(tx: Tx, programId: string, drafts: ModuleDraft[]) 
       notes: draft.notes,
       notesHtml: draft.notesHtml,
       freePreview: draft.freePreview,
+      exercise: exercise && storedExercise(exercise),
+      exerciseDataSetId: exercise?.dataSetId ?? null,
     };
     // A lesson added is a draft until published (docs/data.md, "Drafts").
     if (draft.id === undefined) await tx.insert(modules).values({ programId, ...columns, draft: true });

@@ -2,6 +2,7 @@
 // read on every page, so it is read whole and kept in memory for a few seconds.
 import { asc, inArray } from "drizzle-orm";
 import type { ProgramList, ProgramSummary } from "../../../shared/contracts/catalog.ts";
+import type { ExerciseKind, ExerciseSettings } from "../../../shared/contracts/exercises.ts";
 import type { Plan, Track } from "../../../shared/plans.ts";
 import type { Db, Tx } from "../../db/client.ts";
 import { lessonAttachments, modules, programs, quizzes, type QuizQuestion } from "../../db/schema.ts";
@@ -13,6 +14,8 @@ export type TrackModule = {
   description: string;
   youtubeId: string | null;
   freePreview: boolean;
+  /** A chart exercise's kind (docs/trading.md, "Exercises"). */
+  exercise?: ExerciseKind;
   draft?: true;
 };
 
@@ -20,6 +23,8 @@ export type TrackModule = {
 export type LessonExtras = {
   notesHtml: string;
   attachments: { id: string; fileName: string; contentType: string; sizeBytes: number }[];
+  /** A chart exercise's settings, with the data set it replays (docs/trading.md, "Exercises"). */
+  exercise: ExerciseSettings | null;
 };
 
 /**
@@ -109,6 +114,8 @@ export async function loadCatalog(db: Db): Promise<Catalog> {
         freePreview: modules.freePreview,
         draft: modules.draft,
         notesHtml: modules.notesHtml,
+        exercise: modules.exercise,
+        exerciseDataSetId: modules.exerciseDataSetId,
       })
       .from(modules)
       .orderBy(asc(modules.programId), asc(modules.position)),
@@ -122,15 +129,25 @@ export async function loadCatalog(db: Db): Promise<Catalog> {
     const quiz = quizRows.find((q) => q.programId === id);
     return {
       program: { id, level, title, duration, description, priceUsdCents, archived: archivedAt !== null, draft: program.draft },
-      modules: shown.map(({ id: moduleId, title: moduleTitle, description: about, youtubeId, freePreview, draft }) => ({
+      modules: shown.map(({ id: moduleId, title: moduleTitle, description: about, youtubeId, freePreview, draft, exercise }) => ({
         id: moduleId,
         title: moduleTitle,
         description: about,
         youtubeId,
         freePreview,
+        ...(exercise ? { exercise: exercise.kind } : {}),
         ...(draft ? { draft } : {}),
       })),
-      lessons: new Map(shown.map((m) => [m.id, { notesHtml: m.notesHtml, attachments: attachments.get(m.id) ?? [] }])),
+      lessons: new Map(
+        shown.map((m) => [
+          m.id,
+          {
+            notesHtml: m.notesHtml,
+            attachments: attachments.get(m.id) ?? [],
+            exercise: m.exercise && m.exerciseDataSetId ? { ...m.exercise, dataSetId: m.exerciseDataSetId } : null,
+          },
+        ]),
+      ),
       quiz: quiz
         ? {
             title: quiz.title,

@@ -1,10 +1,11 @@
 // Price data sets: uploaded whole or refused whole, listed, read a stretch at a time, removed
 // (docs/trading.md, "Price data").
 import { and, asc, count, desc, eq, gte, lt } from "drizzle-orm";
+import { EXERCISE_MESSAGES } from "../../../shared/contracts/exercises.ts";
 import { PRICE_DATA_MESSAGES, type PriceBar, type PriceDataSet, type Timeframe } from "../../../shared/contracts/price-data.ts";
 import type { Db, Tx } from "../../db/client.ts";
 import { pagination, paging } from "../../db/paging.ts";
-import { auditLog, priceBars, priceDataSets } from "../../db/schema.ts";
+import { auditLog, modules, priceBars, priceDataSets } from "../../db/schema.ts";
 import { HttpError } from "../../plugins/errors.ts";
 import { parseBars, type Bar } from "./bars-csv.ts";
 
@@ -108,10 +109,17 @@ export async function readPriceBars(db: Db, id: string, from: number, count: num
   return { dataSet: toDataSet(set), bars: rows.map((bar) => ({ ...bar, time: bar.time.toISOString() })) };
 }
 
-/** DELETE /api/admin/price-data/:id: the set and its bars. */
+/**
+ * DELETE /api/admin/price-data/:id: the set and its bars; refused in words while an exercise
+ * replays it. The set's row is locked first: a lesson being saved with this set holds it (key
+ * share, exercise-settings.ts), so the check sees that lesson once it is saved.
+ */
 export async function removePriceData(db: Db, actorId: string, id: string): Promise<void> {
   const set = await dataSetOr404(db, id);
   await db.transaction(async (tx) => {
+    await tx.select({ id: priceDataSets.id }).from(priceDataSets).where(eq(priceDataSets.id, set.id)).for("update");
+    const [used] = await tx.select({ id: modules.id }).from(modules).where(eq(modules.exerciseDataSetId, set.id)).limit(1);
+    if (used) throw new HttpError(409, "DATA_SET_IN_USE", EXERCISE_MESSAGES.inUse);
     await tx.delete(priceDataSets).where(eq(priceDataSets.id, set.id));
     await tx.insert(auditLog).values({
       actorId,

@@ -95,9 +95,9 @@ describe("learning API", () => {
   });
   afterAll(() => t.close());
 
-  /** Every seeded module id of the track, in order. */
+  /** The seeded lessons to watch or read of the track (not its exercises, which are passed), in order. */
   function moduleIdsOf(track: Track): string[] {
-    return (SEED_PROGRAMS.find((program) => program.id === track)?.modules ?? []).map((_, index) => moduleId(track, index));
+    return (SEED_PROGRAMS.find((program) => program.id === track)?.modules ?? []).flatMap((module, index) => (module.exercise ? [] : [moduleId(track, index)]));
   }
 
 
@@ -169,7 +169,14 @@ describe("learning API", () => {
         });
         expect(body.modules).toEqual(
           // The list carries no notes: a lesson's notes come with the lesson.
-          seed.modules.map(({ title, description, youtubeId }, index) => ({ id: moduleId(track, index), title, description, youtubeId, freePreview: false })),
+          seed.modules.map(({ title, description, youtubeId, exercise }, index) => ({
+            id: moduleId(track, index),
+            title,
+            description,
+            youtubeId,
+            freePreview: false,
+            ...(exercise ? { exercise: exercise.kind } : {}),
+          })),
         );
         // The options in the attempt's order, each with its letter; no explanation before an answer.
         const sorted = <Q extends { options: string[] }>(question: Q) => ({ ...question, options: [...question.options].sort() });

@@ -1,8 +1,12 @@
+import Big from "big.js";
 import contentDisposition from "content-disposition";
 import type { FastifyRequest } from "fastify";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { paidTime } from "../../../shared/plans.ts";
 import { LEARNING_ENDPOINTS } from "../../../shared/contracts/learning.ts";
+import { EXERCISE_ENDPOINTS } from "../../../shared/contracts/exercises.ts";
+import { currentRate } from "../../integrations/exchange-rate.ts";
+import { getExercise, getExerciseBars, PriceSets, startExerciseAttempt, stepExercise, submitExercise } from "./exercise-attempts.ts";
 import { signedInUser } from "../../auth/session.ts";
 import type { FeatureDeps } from "../../feature.ts";
 import type { PerUserCache } from "../../db/user-changes.ts";
@@ -32,7 +36,7 @@ import {
 export type LearningDeps = FeatureDeps & { catalog: CatalogCache; standingCache: PerUserCache<Standing>; quizAnswers: AnswerRecorder };
 
 export const learningRoutes = (deps: LearningDeps): FastifyPluginAsyncZod => async (app) => {
-  const { db, catalog: catalogCache, jobs, userChanges, standingCache, quizAnswers, attachments, sessions: { requireUser } } = deps;
+  const { db, env, log, metrics, catalog: catalogCache, jobs, userChanges, standingCache, quizAnswers, attachments, sessions: { requireUser } } = deps;
   /** The certificate's email goes now rather than at the runner's next poll. */
   const sendQueuedEmails = (request: FastifyRequest) => {
     jobs.runDue().catch((error: unknown) => request.log.error({ err: error }, "jobs"));
@@ -124,6 +128,48 @@ export const learningRoutes = (deps: LearningDeps): FastifyPluginAsyncZod => asy
     try {
       const quiz = await startAttempt(db, await catalogCache.read(), signedInUser(request), request.params.track, new Date());
       return { quiz };
+    } catch (error) {
+      if (error instanceof AttemptTooSoon) reply.header("retry-after", String(error.retryAfterSeconds));
+      throw error;
+    }
+  });
+
+  // Chart exercises (docs/trading.md, "Exercises"): the bars past the decision point are sent only
+  // once the attempt is scored; an answer is scored once, and a pass marks the lesson done.
+  const sets = new PriceSets(db);
+  const exerciseDeps = async (request: FastifyRequest) => ({ db, catalog: await catalogCache.read(), learner: signedInUser(request), sets });
+  const ghsPerUsd = async () => {
+    const rate = await currentRate({ db, url: env.exchangeRateUrl, log, metrics }, new Date());
+    return rate ? new Big(rate.ghsPerUsd) : null;
+  };
+
+  route(app, EXERCISE_ENDPOINTS.exercise, {}, async (request) => {
+    const { track, moduleId } = request.params;
+    return getExercise(await exerciseDeps(request), track, moduleId);
+  });
+
+  route(app, EXERCISE_ENDPOINTS.bars, {}, async (request) => {
+    const { track, moduleId } = request.params;
+    return getExerciseBars(await exerciseDeps(request), track, moduleId, request.query.through);
+  });
+
+  route(app, EXERCISE_ENDPOINTS.step, {}, async (request) => {
+    const { track, moduleId } = request.params;
+    return stepExercise(await exerciseDeps(request), track, moduleId, request.body);
+  });
+
+  route(app, EXERCISE_ENDPOINTS.submit, { config: { forgetsItsOwnChanges: true } }, async (request) => {
+    const { track, moduleId } = request.params;
+    const submitted = await submitExercise({ ...(await exerciseDeps(request)), standingCache, ghsPerUsd }, track, moduleId, request.body);
+    if (!submitted.ok) return submitted;
+    if (submitted.issued) sendQueuedEmails(request);
+    return { ok: true as const, exercise: submitted.exercise };
+  });
+
+  route(app, EXERCISE_ENDPOINTS.newAttempt, {}, async (request, reply) => {
+    const { track, moduleId } = request.params;
+    try {
+      return await startExerciseAttempt(await exerciseDeps(request), track, moduleId, new Date());
     } catch (error) {
       if (error instanceof AttemptTooSoon) reply.header("retry-after", String(error.retryAfterSeconds));
       throw error;

@@ -18,6 +18,7 @@ import {
   type QuizAnswerResponse,
   type TrackDetail,
 } from "../../../shared/contracts/learning.ts";
+import { EXERCISE_MESSAGES } from "../../../shared/contracts/exercises.ts";
 import { isQuizUnlocked, nextStepOf, programProgress } from "../../../shared/learning.ts";
 import { canOpenTrack, type Plan } from "../../../shared/plans.ts";
 import type { Db } from "../../db/client.ts";
@@ -44,7 +45,7 @@ import { newAttemptRefusal, nextAttemptAt, optionsInAttemptOrder } from "./quiz-
 import { issueOnCompletion } from "./certificates.ts";
 import type { AnswerRecorder, AnswerToRecord } from "./quiz-answers.ts";
 
-type Learner = { id: string; plan: Plan };
+export type Learner = { id: string; plan: Plan };
 
 /**
  * The program, if it exists; 404 otherwise. Administrators see it as they preview it, drafts
@@ -81,7 +82,7 @@ export function getProgramPreview(catalog: Catalog, learner: Learner, trackId: s
     lessons: track.modules.map((module) => ({
       id: module.id,
       title: module.title,
-      kind: module.youtubeId === null ? "notes" : "video",
+      kind: module.exercise ? "exercise" : module.youtubeId === null ? "notes" : "video",
       freePreview: module.freePreview,
       description: module.freePreview ? module.description : "",
       youtubeId: module.freePreview ? module.youtubeId : null,
@@ -130,7 +131,7 @@ export async function getTrack(
  * A lesson of a track the learner may open, or a free preview of any track (docs/product.md,
  * "Previews"); 404 for a module that is not the track's.
  */
-function openLesson(catalog: Catalog, learner: Learner, trackId: string, moduleId: string) {
+export function openLesson(catalog: Catalog, learner: Learner, trackId: string, moduleId: string) {
   const track = findTrack(catalog, learner, trackId);
   const preview = track.modules.some((module) => module.id === moduleId && module.freePreview);
   if (!preview && !canOpenTrack(learner.plan, track.program.level)) throw premiumOnly();
@@ -227,6 +228,8 @@ export async function markWatched(
   standingCache: PerUserCache<Standing>,
 ): Promise<{ watched: string[]; completion: Completion; issued: boolean }> {
   const track = openModule(catalog, learner, trackId, moduleId);
+  // An exercise is done by passing it, not by marking it (docs/trading.md, "Exercises").
+  if (track.lessons.get(moduleId)?.exercise) throw new HttpError(409, "EXERCISE_NOT_WATCHED", EXERCISE_MESSAGES.notWatched);
   const moduleIds = track.modules.map((m) => m.id);
   // A video already watched changes nothing, and needs no write (a locked row is a durable
   // commit): unless the program is complete without a certificate, the answer is what stands.
