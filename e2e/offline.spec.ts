@@ -8,56 +8,14 @@ import { expect, test, type Browser, type BrowserContext, type Page } from "@pla
 import { DEFAULT_PASSWORD, logIn, newSignedInContext, signedInAccount, uniqueEmail } from "./support/accounts.ts";
 import { expectNoAxeViolations } from "./support/axe.ts";
 import { playButton } from "./support/youtube.ts";
-import { ANSWER_FOR, API_READS_CACHE, isCachedApiRead, SHELL_ASSETS_CACHE } from "../src/shared/offline.ts";
+import { ANSWER_FOR, API_READS_CACHE } from "../src/shared/offline.ts";
+import { everythingLoadedIsKept, keptReads, workerInControl } from "./support/offline.ts";
 
 test.use({ serviceWorkers: "allow", viewport: { width: 360, height: 740 } });
 
 const OFFLINE_NOTICE = "You are offline. Pages you opened before show what you last saw.";
 const LESSON = "Welcome to the markets";
 const LESSON_NOTES = "What a market is, who takes part, and how a price is made.";
-
-/** The page's worker is installed, active and in control of the page. */
-async function workerInControl(page: Page) {
-  await expect
-    .poll(() => page.evaluate(() => navigator.serviceWorker.controller?.state ?? null), { timeout: 15_000 })
-    .toBe("activated");
-}
-
-/** The paths of the reads the worker has kept. */
-function keptReads(page: Page): Promise<string[]> {
-  return page.evaluate(async (reads) => (await (await caches.open(reads)).keys()).map((request) => new URL(request.url).pathname), API_READS_CACHE);
-}
-
-/**
- * Waits until every built file and every kept read (isCachedApiRead) the page has loaded so far is
- * in the worker's caches: the worker keeps a first visit's files and reads after the page has them,
- * so "network idle" alone would cut the network while one is still on its way into a cache, and
- * the page would then rightly be one never opened.
- */
-async function everythingLoadedIsKept(page: Page) {
-  await expect
-    .poll(
-      async () => {
-        const { loaded, kept } = await page.evaluate(
-          async ([assets, reads]) => {
-            const paths = (requests: readonly Request[]) => requests.map((request) => new URL(request.url).pathname);
-            return {
-              loaded: performance
-                .getEntriesByType("resource")
-                .map((entry) => new URL(entry.name))
-                .filter((url) => url.origin === location.origin)
-                .map((url) => url.pathname),
-              kept: [...paths(await (await caches.open(assets)).keys()), ...paths(await (await caches.open(reads)).keys())],
-            };
-          },
-          [SHELL_ASSETS_CACHE, API_READS_CACHE] as const,
-        );
-        return loaded.filter((path) => (path.startsWith("/assets/") || isCachedApiRead(path)) && !kept.includes(path));
-      },
-      { message: "what the page loaded, not yet in the worker's caches", timeout: 10_000 },
-    )
-    .toEqual([]);
-}
 
 /** Opens the first Beginner lesson and waits for its worker to have kept what it loaded. */
 async function openLesson(page: Page) {

@@ -2,7 +2,7 @@
 // registering it once the page has loaded, telling the learner when a new version waits
 // ("New version available: Reload"), and forgetting a signed-in learner's cached reads.
 import { useSyncExternalStore } from "react";
-import { API_READS_CACHE, FORGET_PERSONAL, isCachedApiRead, SKIP_WAITING } from "../../shared/offline.ts";
+import { API_READS_CACHE, FORGET_PERSONAL, isCachedApiRead, KEPT_ANSWERS_PREFIX, SKIP_WAITING } from "../../shared/offline.ts";
 
 const WORKER_URL = "/service-worker.js";
 
@@ -120,11 +120,22 @@ export function registerServiceWorker(): void {
 }
 
 /**
- * Sign-out (and sign-in): the last account's reads kept for offline are deleted, so that nothing
- * of theirs is shown to whoever uses the device next (docs/product.md, "Offline").
+ * Sign-out (and sign-in): the last account's reads kept for offline are deleted, and so are the
+ * exercise answers made offline and not sent yet, so that nothing of theirs is shown to whoever
+ * uses the device next (docs/product.md, "Offline").
  */
 export async function forgetSignedInReads(): Promise<void> {
   readsBeforeWorker.clear();
+  forgetKeptAnswers();
   if (!("caches" in window)) return;
   await caches.delete(API_READS_CACHE).catch(() => false);
+}
+
+function forgetKeptAnswers(): void {
+  try {
+    const keys = Array.from({ length: localStorage.length }, (_, index) => localStorage.key(index));
+    for (const key of keys) if (key?.startsWith(KEPT_ANSWERS_PREFIX)) localStorage.removeItem(key);
+  } catch {
+    // Storage the browser refuses (private browsing) kept nothing.
+  }
 }

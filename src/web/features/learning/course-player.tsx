@@ -1,21 +1,26 @@
 // The course player (docs/product.md, "Lesson player"): the curriculum beside (on a phone, above)
 // one lesson at a time, its video, Mark as Watched, its description, the quiz under the first
-// lesson, and Previous / Next.
-import { useCallback, useEffect, useId, useRef, useState } from "react";
+// lesson, and Previous / Next. A lesson that is a chart exercise shows the exercise instead of the
+// video and Mark as Watched (docs/trading.md, "Exercises").
+import { lazy, Suspense, useCallback, useEffect, useId, useRef, useState } from "react";
 import { Link, useLocation } from "react-router";
 import { LEARNING_MESSAGES, type TrackDetail } from "../../../shared/contracts/learning.ts";
 import { lessonTitle } from "../../../shared/learning.ts";
 import { sectionTitle } from "../../../shared/section-title.ts";
 import { usePageTitle } from "../../lib/page-title.ts";
+import { FallbackBoundary } from "../../ui/fallback-boundary.tsx";
 import { MarkIcon } from "../../ui/mark-icon.tsx";
 import { CompletionPanel } from "./completion-panel.tsx";
 import { COMPLETE_STEP, courseProgress, lessonPath, nextStepPath, QUIZ_ANCHOR, quizState, startLesson } from "./course.ts";
 import { Curriculum, StepMark } from "./curriculum.tsx";
-import { NOT_SAVED_OFFLINE, notSavedOffline, useMarkWatched } from "./learning-api.ts";
+import { NOT_SAVED_OFFLINE, notSavedOffline, useMarkWatched, useStepDoneElsewhere } from "./learning-api.ts";
 import { LessonMaterials } from "./lesson-materials.tsx";
 import { DeferredLessonQuestions } from "./deferred-lesson-questions.tsx";
 import { LessonVideoOf } from "./lesson-video.tsx";
 import { QuizPanel } from "./quiz-panel.tsx";
+
+// The exercise and its chart library come only with a lesson that is an exercise.
+const ExercisePlayer = lazy(async () => ({ default: (await import("../exercises/exercise-player.seam.ts")).ExercisePlayer }));
 
 /** What an administrator previewing a lesson not published yet reads above it (docs/data.md, "Drafts"). */
 export const DRAFT_NOTICE = "Draft: only administrators see this lesson until the program is published.";
@@ -66,7 +71,7 @@ export function CoursePlayer({ detail, track, lessonId }: { detail: TrackDetail;
           watched={progress.watched}
           total={progress.total}
           percent={progress.percent}
-          allVideos={detail.modules.every((module) => module.youtubeId !== null)}
+          allVideos={detail.modules.every((module) => module.youtubeId !== null && !module.exercise)}
         />
       </div>
       <div className="player-body">
@@ -81,21 +86,32 @@ export function CoursePlayer({ detail, track, lessonId }: { detail: TrackDetail;
                   {sectionTitle(index + 1, lesson.title)}
                 </h2>
                 {lesson.draft && <p className="draft-notice">{DRAFT_NOTICE}</p>}
-                <LessonVideoOf track={track} lesson={lesson} onPlayedToEnd={() => markLessonWatched(lesson.id)} />
-                <p className="module-actions">
-                  <MarkWatchedButton
-                    markWatched={markWatched}
-                    lessonId={lesson.id}
-                    watched={watched}
-                    reading={lesson.youtubeId === null}
-                  />
-                </p>
-                {markWatched.variables === lesson.id && notSavedOffline(markWatched.error) && (
-                  <p role="alert" className="form-error">
-                    {NOT_SAVED_OFFLINE}
-                  </p>
+                {lesson.exercise ? (
+                  // Done by passing it, not by marking it (docs/trading.md, "Exercises"); its
+                  // description is what to do, so it comes first.
+                  <>
+                    {lesson.description && <p className="lesson-description">{lesson.description}</p>}
+                    <LessonExercise key={lesson.id} track={track} lessonId={lesson.id} />
+                  </>
+                ) : (
+                  <>
+                    <LessonVideoOf track={track} lesson={lesson} onPlayedToEnd={() => markLessonWatched(lesson.id)} />
+                    <p className="module-actions">
+                      <MarkWatchedButton
+                        markWatched={markWatched}
+                        lessonId={lesson.id}
+                        watched={watched}
+                        reading={lesson.youtubeId === null}
+                      />
+                    </p>
+                    {markWatched.variables === lesson.id && notSavedOffline(markWatched.error) && (
+                      <p role="alert" className="form-error">
+                        {NOT_SAVED_OFFLINE}
+                      </p>
+                    )}
+                  </>
                 )}
-                {lesson.description && <p className="lesson-description">{lesson.description}</p>}
+                {lesson.description && !lesson.exercise && <p className="lesson-description">{lesson.description}</p>}
                 <LessonMaterials track={track} moduleId={lesson.id} />
                 {quiz && quiz.moduleId === lesson.id && (
                   // Focused when the curriculum's quiz entry (or a card's "Continue: quiz") opens it.
@@ -209,9 +225,27 @@ function bringIntoView(element: HTMLElement) {
   element.scrollIntoView({ behavior: reduceMotion ? "auto" : "smooth", block: "start" });
 }
 
+/** A chart exercise in place of the video; offline, its code may never have been fetched. */
+function LessonExercise({ track, lessonId }: { track: string; lessonId: string }) {
+  const stepDone = useStepDoneElsewhere(track);
+  return (
+    <FallbackBoundary
+      fallback={
+        <p role="alert" className="form-error">
+          The exercise could not load. Check your connection and reload the page.
+        </p>
+      }
+    >
+      <Suspense fallback={<p className="muted">Loading the exercise...</p>}>
+        <ExercisePlayer track={track} moduleId={lessonId} onPassed={stepDone} />
+      </Suspense>
+    </FallbackBoundary>
+  );
+}
+
 type CourseProgressProps = { watched: number; total: number; percent: number; allVideos: boolean };
 
-/** "2 of 3 videos watched"; "lessons done" once a lesson is notes only, which is read, not watched. */
+/** "2 of 3 videos watched"; "lessons done" once a lesson is notes only or an exercise, which is read or passed, not watched. */
 function CourseProgress({ watched, total, percent, allVideos }: CourseProgressProps) {
   const labelId = useId();
   return (

@@ -33,7 +33,9 @@ export function Curriculum(props: {
   const [open, setOpen] = useState(false);
   const titleId = useId();
   const watched = detail.modules.filter((module) => detail.watched.includes(module.id)).length;
-  const count = `${watched} of ${detail.modules.length} watched`;
+  // "watched" while every lesson is a video; a lesson read or an exercise passed is "done".
+  const allVideos = detail.modules.every((module) => module.youtubeId !== null && !module.exercise);
+  const count = `${watched} of ${detail.modules.length} ${allVideos ? "watched" : "done"}`;
   const list = <CurriculumList {...props} onChoose={() => setOpen(false)} />;
 
   if (sidebar) {
@@ -91,6 +93,12 @@ function CurriculumList(props: {
               <span className="curriculum-text">
                 <span className="curriculum-section">
                   Section {index + 1}
+                  {module.exercise && (
+                    <>
+                      {" "}
+                      <span className="exercise-kind-badge">Exercise</span>
+                    </>
+                  )}
                   {module.draft && (
                     <>
                       {" "}
@@ -99,7 +107,8 @@ function CurriculumList(props: {
                   )}
                 </span>{" "}
                 <span className="curriculum-title">{lessonTitle(module.title)}</span>
-                {watched && <span className="visually-hidden"> (watched)</span>}
+                {/* An exercise is done once passed (docs/trading.md, "Exercises"). */}
+                {watched && <span className="visually-hidden">{module.exercise ? " (passed)" : " (watched)"}</span>}
               </span>
             </Link>
             {quiz && quiz.moduleId === module.id && (

@@ -112,6 +112,18 @@ function useTrackCache(track: string) {
   };
 }
 
+/**
+ * A step of the program done elsewhere on the page (a chart exercise passed, which the server marks
+ * in `watched`, docs/trading.md "Exercises"): the track and the progress are read again.
+ */
+export function useStepDoneElsewhere(track: string) {
+  const queryClient = useQueryClient();
+  return useCallback(() => {
+    void queryClient.invalidateQueries({ queryKey: trackQuery(track).queryKey, exact: true });
+    void queryClient.invalidateQueries({ queryKey: progressQuery.queryKey });
+  }, [queryClient, track]);
+}
+
 /** A 403 or 404 means the page no longer matches the server (plan ended, video removed): reload it. */
 function isStale(error: Error): boolean {
   return error instanceof ApiRequestError && (error.status === 403 || error.status === 404);

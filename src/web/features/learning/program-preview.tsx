@@ -101,7 +101,7 @@ function PreviewCurriculum({ preview, track, currentId }: { preview: ProgramPrev
               <span>{lessonTitle(lesson.title)}</span>
             )}
             <span className="muted preview-lesson-meta">
-              {lesson.kind === "video" ? "Video" : "Reading"}
+              {lesson.kind === "video" ? "Video" : lesson.kind === "exercise" ? "Exercise" : "Reading"}
               {lesson.freePreview ? ", free preview" : ", premium"}
             </span>
           </li>

@@ -3,10 +3,11 @@
 // question is shown, with the question's explanation. The server scores each attempt on the first
 // answer to each question; once every question is answered the panel says the score, and after an
 // attempt that did not pass, the questions to review and when a new attempt may start.
-import { useEffect, useId, useRef, useState } from "react";
+import { useEffect, useId, useRef } from "react";
 import { LEARNING_MESSAGES, type LearnerQuiz, type QuizAttempt } from "../../../shared/contracts/learning.ts";
 import { waitInWords } from "../../../shared/quiz-attempts.ts";
 import { optionLetterOrPosition } from "../../../shared/quiz-option.ts";
+import { useTimeLeft } from "../../lib/time-left.ts";
 import { MarkIcon } from "../../ui/mark-icon.tsx";
 import { useAnswerQuestion, useNewAttempt } from "./learning-api.ts";
 
@@ -120,17 +121,6 @@ function Verdict({ correct }: { correct: boolean }) {
       {correct ? LEARNING_MESSAGES.correct : LEARNING_MESSAGES.incorrect}
     </span>
   );
-}
-
-/** The milliseconds until `at`, counted down every few seconds; null without a time. */
-function useTimeLeft(at: string | null): number | null {
-  const [now, setNow] = useState(() => Date.now());
-  useEffect(() => {
-    if (at === null) return;
-    const timer = setInterval(() => setNow(Date.now()), 5_000);
-    return () => clearInterval(timer);
-  }, [at]);
-  return at === null ? null : Date.parse(at) - now;
 }
 
 /** The finished attempt: its score, and after one that did not pass, what to review and what next. */

@@ -4,10 +4,10 @@ import type { ReactNode } from "react";
 import type { Answer } from "../../../shared/contracts/endpoint.ts";
 import type { TOOLS_ENDPOINTS } from "../../../shared/contracts/tools.ts";
 import { BALANCE_CURRENCIES } from "../../../shared/trading/instruments.ts";
+import { Figure, grouped, Money } from "../../ui/money.tsx";
 
 type Endpoints = typeof TOOLS_ENDPOINTS;
 type ResultOf<K extends keyof Endpoints> = Extract<Answer<Endpoints[K]>, { ok: true }>["result"];
-export type Money = { usd: string; ghs: string | null };
 
 type Field = {
   name: string;
@@ -52,17 +52,17 @@ export const CALCULATORS = [
         </Figure>
         {result.lots === "0.00" && (
           <p className="form-error">
-            Below the smallest lot: 0.01 lot would lose <MoneyText money={result.smallestLotRisk} /> at this stop.
+            Below the smallest lot: 0.01 lot would lose <Money money={result.smallestLotRisk} /> at this stop.
           </p>
         )}
         <Figure term="Amount at risk">
-          <MoneyText money={result.riskAmount} />
+          <Money money={result.riskAmount} />
         </Figure>
         <Figure term="Loss at the stop with this size">
-          <MoneyText money={result.riskAtSize} />
+          <Money money={result.riskAtSize} />
         </Figure>
         <Figure term="Pip value per lot">
-          <MoneyText money={result.pipValuePerLot} />
+          <Money money={result.pipValuePerLot} />
         </Figure>
       </dl>
     ),
@@ -77,11 +77,11 @@ export const CALCULATORS = [
       <dl className="tools-figures">
         <Figure term="One pip on this size">
           <strong>
-            <MoneyText money={result.perPip} />
+            <Money money={result.perPip} />
           </strong>
         </Figure>
         <Figure term="One pip on a lot">
-          <MoneyText money={result.perLot} />
+          <Money money={result.perLot} />
         </Figure>
       </dl>
     ),
@@ -117,11 +117,11 @@ export const CALCULATORS = [
       <dl className="tools-figures">
         <Figure term="Margin">
           <strong>
-            <MoneyText money={result.margin} />
+            <Money money={result.margin} />
           </strong>
         </Figure>
         <Figure term="Position value">
-          <MoneyText money={result.notional} />
+          <Money money={result.notional} />
         </Figure>
       </dl>
     ),
@@ -130,27 +130,4 @@ export const CALCULATORS = [
 
 export type CalculatorId = (typeof CALCULATORS)[number]["id"];
 
-function Figure({ term, children }: { term: string; children: ReactNode }) {
-  return (
-    <div>
-      <dt>{term}</dt>
-      <dd>{children}</dd>
-    </div>
-  );
-}
 
-function MoneyText({ money }: { money: Money }) {
-  return (
-    <>
-      ${grouped(money.usd)}
-      {money.ghs !== null && <span className="muted"> (GH₵ {grouped(money.ghs)})</span>}
-    </>
-  );
-}
-
-/** A decimal string with its thousands grouped: "110000.00" -> "110,000.00". */
-export function grouped(decimal: string): string {
-  const [whole = "", fraction] = decimal.split(".");
-  const withCommas = whole.replace(/\B(?=(\d{3})+(?!\d))/g, ",");
-  return fraction === undefined ? withCommas : `${withCommas}.${fraction}`;
-}

@@ -3,6 +3,7 @@
 import { useId, useRef, type ReactNode } from "react";
 import { useWatch } from "react-hook-form";
 import { ADMIN_MESSAGES, moduleProblem, type AdminModule } from "../../../../shared/contracts/admin.ts";
+import type { ExerciseInput } from "../../../../shared/contracts/exercises.ts";
 import {
   ATTACHMENT_KINDS,
   ATTACHMENT_MAX_BYTES,
@@ -15,7 +16,17 @@ import {
 import { youtubeVideoId } from "../../../../shared/youtube.ts";
 import { FormMessages } from "../../../ui/form-messages.tsx";
 import { notify } from "../../../ui/toast.tsx";
+import { useExerciseDataSets } from "../exercises/price-data-api.ts";
 import { useAddAttachment, useRemoveAttachment } from "./admin-content-api.ts";
+import {
+  EMPTY_EXERCISE_DRAFT,
+  EXERCISE_KIND_LABELS,
+  ExerciseFields,
+  exerciseDraft,
+  exerciseFromDraft,
+  type ExerciseDraft,
+  type LessonKind,
+} from "./exercise-fields.tsx";
 import "../users.css";
 import { TextAreaField, TextField } from "../../../ui/text-field.tsx";
 import { keyedRow, useEditableList, type Row, type RowButton } from "../editable-list.ts";
@@ -23,8 +34,9 @@ import { DraftButtons, EditingMark, RowEditButtons, type DraftFormProps } from "
 
 /**
  * A module in the form: a new one has no id until Save Program gives it one. `youtubeId` is ""
- * for a lesson of notes only; the attachments are the server's, changed on their own (not by Save
- * Program), so a module gets them once it is saved.
+ * for a lesson of notes only, or a chart exercise (`exercise`, docs/trading.md "Exercises"); the
+ * attachments are the server's, changed on their own (not by Save Program), so a module gets them
+ * once it is saved.
  */
 export type ModuleItem = Row<{
   id?: string;
@@ -33,6 +45,8 @@ export type ModuleItem = Row<{
   youtubeId: string;
   notes: string;
   freePreview: boolean;
+  /** Null for a lesson to watch or read. */
+  exercise: ExerciseInput | null;
   /** Saved and not published yet; a module not saved yet will be one too (docs/data.md, "Drafts"). */
   draft?: boolean;
   attachments?: Attachment[];
@@ -46,12 +60,28 @@ export function youtubeWatchUrl(youtubeId: string) {
   return `https://www.youtube.com/watch?v=${encodeURIComponent(youtubeId)}`;
 }
 
-type ModuleDraft = { title: string; description: string; youtubeId: string; notes: string; freePreview: boolean };
-const EMPTY_DRAFT: ModuleDraft = { title: "", description: "", youtubeId: "", notes: "", freePreview: false };
+export type ModuleDraft = {
+  title: string;
+  description: string;
+  lessonKind: LessonKind;
+  youtubeId: string;
+  notes: string;
+  freePreview: boolean;
+  exercise: ExerciseDraft;
+};
+const EMPTY_DRAFT: ModuleDraft = {
+  title: "",
+  description: "",
+  lessonKind: "video",
+  youtubeId: "",
+  notes: "",
+  freePreview: false,
+  exercise: EMPTY_EXERCISE_DRAFT,
+};
 
 function moduleDraft(module: ModuleItem): ModuleDraft {
-  const { title, description, youtubeId, notes, freePreview } = module;
-  return { title, description, youtubeId, notes, freePreview };
+  const { title, description, youtubeId, notes, freePreview, exercise } = module;
+  return { title, description, lessonKind: exercise ? "exercise" : "video", youtubeId, notes, freePreview, exercise: exerciseDraft(exercise) };
 }
 
 type ModulesEditorProps = {
@@ -73,9 +103,31 @@ export function ModulesEditor({ modules, onChange, programId, onAttachmentsChang
     toDraft: moduleDraft,
   });
   const { draft, editingKey } = list;
+  // The sets an exercise can use, the list the exercise fields show: the start bar's range.
+  const lessonKind = useWatch({ control: draft.control, name: "lessonKind" });
+  const exerciseDataSets = useExerciseDataSets(lessonKind === "exercise");
 
   const submit = draft.handleSubmit((values) => {
-    const problem = moduleProblem(values);
+    const title = values.title.trim();
+    const description = values.description.trim();
+    const { freePreview } = values;
+    // A chart exercise needs no video and no notes (docs/trading.md, "Exercises").
+    if (values.lessonKind === "exercise") {
+      const barCount = exerciseDataSets.data?.dataSets.find((set) => set.id === values.exercise.dataSetId)?.barCount;
+      const built = exerciseFromDraft(values.exercise, barCount);
+      if ("error" in built) {
+        draft.setError("root", { message: built.error });
+        return;
+      }
+      const problem = moduleProblem({ title, youtubeId: null, notes: "", exercise: built.exercise });
+      if (problem) {
+        draft.setError("root", { message: problem });
+        return;
+      }
+      list.save({ title, description, youtubeId: "", notes: "", freePreview, exercise: built.exercise });
+      return;
+    }
+    const problem = moduleProblem({ title, youtubeId: values.youtubeId, notes: values.notes });
     if (problem) {
       draft.setError("root", { message: problem });
       return;
@@ -87,8 +139,7 @@ export function ModulesEditor({ modules, onChange, programId, onAttachmentsChang
       return;
     }
     const notes = values.notes.trim() === "" ? "" : values.notes;
-    const { freePreview } = values;
-    list.save({ title: values.title.trim(), description: values.description.trim(), youtubeId: videoId, notes, freePreview });
+    list.save({ title, description, youtubeId: videoId, notes, freePreview, exercise: null });
   });
 
   return (
@@ -141,10 +192,16 @@ export function ModulesEditor({ modules, onChange, programId, onAttachmentsChang
 
 /** Add module, or Edit module while a row is being edited. */
 function ModuleForm({ draft, editing, onSubmit, onCancel }: DraftFormProps<ModuleDraft>) {
-  const [title, youtubeId, notes] = useWatch({ control: draft.control, name: ["title", "youtubeId", "notes"] });
-  const ready = moduleProblem({ title, youtubeId, notes }) === null;
+  const [title, youtubeId, notes, lessonKind, dataSetId] = useWatch({
+    control: draft.control,
+    name: ["title", "youtubeId", "notes", "lessonKind", "exercise.dataSetId"],
+  });
+  const exercise = lessonKind === "exercise";
+  const ready = exercise ? title.trim() !== "" && dataSetId !== "" : moduleProblem({ title, youtubeId, notes }) === null;
   const invalidVideo = draft.formState.errors.youtubeId !== undefined;
   const youtubeField = draft.register("youtubeId", { onChange: () => draft.clearErrors("youtubeId") });
+  // What was wrong with the other kind's fields is no longer shown.
+  const lessonKindField = draft.register("lessonKind", { onChange: () => draft.clearErrors() });
 
   return (
     <form className="form" noValidate onSubmit={onSubmit} aria-label={editing ? "Edit module" : "Add module"}>
@@ -156,23 +213,40 @@ function ModuleForm({ draft, editing, onSubmit, onCancel }: DraftFormProps<Modul
         {...draft.register("title")}
       />
       <TextAreaField label="Module Description" rows={2} maxLength={2000} {...draft.register("description")} />
-      <TextField
-        label="YouTube Video ID"
-        hint="The 11-character ID, or paste the video's link. Leave it empty for a lesson of notes only."
-        autoComplete="off"
-        spellCheck={false}
-        maxLength={200}
-        aria-invalid={invalidVideo || undefined}
-        {...youtubeField}
-      />
-      <TextAreaField
-        label="Lesson Notes"
-        hint="Markdown: # for a heading, - for a list, **bold**, [a link](https://...), a table with | columns |. To show an image, attach it below once the program is saved and use ![what it shows](its link)."
-        rows={8}
-        maxLength={NOTES_MAX_LENGTH}
-        spellCheck
-        {...draft.register("notes")}
-      />
+      <fieldset className="choice-group">
+        <legend>Lesson kind</legend>
+        <label className="choice">
+          <input type="radio" value="video" {...lessonKindField} />
+          Video or notes
+        </label>
+        <label className="choice">
+          <input type="radio" value="exercise" {...lessonKindField} />
+          Chart exercise
+        </label>
+      </fieldset>
+      {exercise ? (
+        <ExerciseFields form={draft} />
+      ) : (
+        <>
+          <TextField
+            label="YouTube Video ID"
+            hint="The 11-character ID, or paste the video's link. Leave it empty for a lesson of notes only."
+            autoComplete="off"
+            spellCheck={false}
+            maxLength={200}
+            aria-invalid={invalidVideo || undefined}
+            {...youtubeField}
+          />
+          <TextAreaField
+            label="Lesson Notes"
+            hint="Markdown: # for a heading, - for a list, **bold**, [a link](https://...), a table with | columns |. To show an image, attach it below once the program is saved and use ![what it shows](its link)."
+            rows={8}
+            maxLength={NOTES_MAX_LENGTH}
+            spellCheck
+            {...draft.register("notes")}
+          />
+        </>
+      )}
       <label className="checkbox-field">
         <input type="checkbox" {...draft.register("freePreview")} />
         Free preview: anyone signed in can open this lesson
@@ -210,19 +284,25 @@ function ModuleRow(props: ModuleRowProps) {
         </p>
         {module.description && <p className="admin-module-description">{module.description}</p>}
         <p className="admin-module-content">
-          {module.youtubeId !== "" ? (
-            <a
-              href={youtubeWatchUrl(module.youtubeId)}
-              target="_blank"
-              rel="noopener noreferrer"
-              aria-label={`Watch on YouTube: ${module.title} (opens in a new tab)`}
-            >
-              Watch on YouTube
-            </a>
+          {module.exercise ? (
+            <span>{`Exercise: ${EXERCISE_KIND_LABELS[module.exercise.kind].toLowerCase()}`}</span>
           ) : (
-            <span>No video</span>
+            <>
+              {module.youtubeId !== "" ? (
+                <a
+                  href={youtubeWatchUrl(module.youtubeId)}
+                  target="_blank"
+                  rel="noopener noreferrer"
+                  aria-label={`Watch on YouTube: ${module.title} (opens in a new tab)`}
+                >
+                  Watch on YouTube
+                </a>
+              ) : (
+                <span>No video</span>
+              )}
+              <span className="muted">{module.notes === "" ? "No notes" : `Notes: ${module.notes.length.toLocaleString("en")} characters`}</span>
+            </>
           )}
-          <span className="muted">{module.notes === "" ? "No notes" : `Notes: ${module.notes.length.toLocaleString("en")} characters`}</span>
           {module.freePreview && <span className="admin-module-preview">Free preview</span>}
           {(module.draft || module.id === undefined) && <span className="admin-module-draft">Draft: not published</span>}
         </p>

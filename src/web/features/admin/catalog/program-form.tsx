@@ -10,6 +10,7 @@ import {
   type AdminProgram,
   type CreateProgramInput,
 } from "../../../../shared/contracts/admin.ts";
+import { EXERCISE_MESSAGES } from "../../../../shared/contracts/exercises.ts";
 import { TRACKS, type Track } from "../../../../shared/plans.ts";
 import { FormMessages } from "../../../ui/form-messages.tsx";
 import { SelectField, TextAreaField, TextField } from "../../../ui/text-field.tsx";
@@ -84,13 +85,15 @@ export function programRequest(
       .split(",")
       .map((entry) => entry.trim())
       .filter((entry) => entry !== ""),
-    modules: modules.map(({ id: moduleId, title: moduleTitle, description, youtubeId, notes, freePreview }) => ({
+    modules: modules.map(({ id: moduleId, title: moduleTitle, description, youtubeId, notes, freePreview, exercise }) => ({
       ...(moduleId === undefined ? {} : { id: moduleId }),
       title: moduleTitle,
       description,
       youtubeId,
       notes,
       freePreview,
+      // A chart exercise's settings (docs/trading.md, "Exercises"); null for a lesson to watch or read.
+      exercise,
     })),
   });
   if (!parsed.success) return { error: problemText(parsed.error.issues[0]) };
@@ -110,7 +113,7 @@ const FIELD_LABELS: Record<string, string> = {
 /** The contract's own sentence when it has one; else which field is at fault (the limits). */
 function problemText(issue: { code: string; message: string; path: PropertyKey[] } | undefined): string {
   if (!issue) return ADMIN_MESSAGES.programSaveFailed;
-  if (Object.values(ADMIN_MESSAGES).some((text) => text === issue.message)) return issue.message;
+  if ([...Object.values(ADMIN_MESSAGES), ...Object.values(EXERCISE_MESSAGES)].some((text) => text === issue.message)) return issue.message;
   const label = FIELD_LABELS[String(issue.path[0])] ?? "A field";
   return issue.code === "too_big" ? `${label} is too long.` : `${label} is not valid.`;
 }

@@ -1,7 +1,11 @@
 // @vitest-environment jsdom
 import { cleanup, fireEvent, screen, waitFor, within } from "@testing-library/react";
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
-import { ADMIN_MESSAGES, type AdminProgram, type AdminQuiz } from "../../../../shared/contracts/admin.ts";
+import type { ComponentProps } from "react";
+import { ADMIN_MESSAGES, type AdminModule, type AdminProgram, type AdminQuiz } from "../../../../shared/contracts/admin.ts";
+import { EXERCISE_MESSAGES } from "../../../../shared/contracts/exercises.ts";
+import type { PriceDataSet } from "../../../../shared/contracts/price-data.ts";
+import type PriceChart from "../../exercises/price-chart.tsx";
 import { renderWithQueries } from "../../../testing/render.tsx";
 import { notify } from "../../../ui/toast.tsx";
 import { programRequest, type ProgramFormValues } from "./program-form.tsx";
@@ -11,6 +15,26 @@ import { polyfillDialog } from "../../../testing/dialog.ts";
 
 vi.mock("../../../ui/toast.tsx", () => ({
   notify: { success: vi.fn(), error: vi.fn(), info: vi.fn(), paymentIssue: vi.fn() },
+}));
+
+// The chart library draws on a canvas jsdom does not have: a stand-in says what it was given, and
+// its buttons tap the chart at a price.
+vi.mock("../../exercises/price-chart.tsx", () => ({
+  default: ({ label, lines = [], markers = [], onPick }: ComponentProps<typeof PriceChart>) => (
+    <div role="img" aria-label={label}>
+      <p>{[...markers.map((marker) => `${marker.tone} ${marker.text}`), ...lines.map((line) => `${line.tone} ${line.title} ${line.price}`)].join("; ")}</p>
+      {onPick && (
+        <>
+          <button type="button" onClick={() => onPick(1.0845678)}>
+            Tap 1.0845678
+          </button>
+          <button type="button" onClick={() => onPick(1.0862345)}>
+            Tap 1.0862345
+          </button>
+        </>
+      )}
+    </div>
+  ),
 }));
 
 function program(overrides: Partial<AdminProgram> & Pick<AdminProgram, "id" | "title">): AdminProgram {
@@ -34,12 +58,60 @@ const beginner = program({
   id: "beginner",
   title: "Beginner Program",
   modules: [
-    { id: "m-1", title: "Welcome", description: "Start here", youtubeId: "bQy71i4MtSQ", notes: "", freePreview: false, draft: false, attachments: [] },
-    { id: "m-2", title: "Candles", description: "", youtubeId: "9VN2f8YqR0M", notes: "", freePreview: false, draft: false, attachments: [] },
+    { id: "m-1", title: "Welcome", description: "Start here", youtubeId: "bQy71i4MtSQ", notes: "", freePreview: false, draft: false, attachments: [], exercise: null },
+    { id: "m-2", title: "Candles", description: "", youtubeId: "9VN2f8YqR0M", notes: "", freePreview: false, draft: false, attachments: [], exercise: null },
   ],
   questionCount: 1,
 });
 const intermediate = program({ id: "intermediate", level: "intermediate", title: "Intermediate Program", priceUsd: 35, order: 2 });
+
+// 600 hourly bars; bar 250 opens at 13:00 UTC on 8 January 2024 (docs/trading.md, "Price data").
+const eurusd: PriceDataSet = {
+  id: "5d0f6c52-7a8e-4d7b-9a51-2f6f2b8f0c11",
+  name: "EURUSD H1, January 2024",
+  instrument: "EURUSD",
+  pipSize: "0.0001",
+  timeframe: "H1",
+  source: "metatrader5",
+  illustrative: false,
+  barCount: 600,
+  firstBarAt: "2023-12-29T03:00:00.000Z",
+  lastBarAt: "2024-01-23T10:00:00.000Z",
+  createdAt: "2025-08-01T10:00:00.000Z",
+};
+const barTime = (position: number) => new Date(Date.UTC(2024, 0, 8, 13) + (position - 250) * 3_600_000).toISOString();
+let dataSets: PriceDataSet[] = [eurusd];
+
+/** GET /api/admin/price-data (the newest sets) and /api/admin/price-data/:id/bars?from=&count=. */
+function priceDataAnswer(path: string): Answer {
+  const url = new URL(path, "http://localhost");
+  if (url.pathname === "/api/admin/price-data") return { body: { page: 1, pageSize: 20, total: dataSets.length, dataSets } };
+  const from = Number(url.searchParams.get("from"));
+  const count = Number(url.searchParams.get("count"));
+  const bars = Array.from({ length: Math.min(count, eurusd.barCount - from) }, (_, index) => ({
+    time: barTime(from + index),
+    open: "1.0850",
+    high: "1.0860",
+    low: "1.0840",
+    close: "1.0855",
+  }));
+  return { body: { dataSet: eurusd, bars } };
+}
+
+const replayExercise = {
+  kind: "replay" as const,
+  dataSetId: eurusd.id,
+  startBar: 250,
+  explanation: "",
+  answerLow: "",
+  answerHigh: "",
+  tolerancePips: "",
+  balance: "1000",
+  currency: "USD" as const,
+  passR: "0",
+  maxRiskPercent: "2",
+  retryWaitMinutes: 10,
+};
 
 const quiz: AdminQuiz = {
   title: "Beginner Quiz",
@@ -55,7 +127,9 @@ beforeAll(polyfillDialog);
 
 beforeEach(() => {
   calls = [];
+  dataSets = [eurusd];
   answer = (call) => {
+    if (call.path.startsWith("/api/admin/price-data")) return priceDataAnswer(call.path);
     if (call.path === "/api/admin/programs" && call.method === "GET") return { body: { programs: [beginner, intermediate] } };
     if (call.path.endsWith("/quiz")) return { body: call.method === "PUT" ? call.body : quiz };
     if (call.method === "DELETE") return { body: { ok: true } };
@@ -122,8 +196,8 @@ describe("Save Program rules (docs/product.md, Admin console)", () => {
 
   it("sends an empty price and order as null, splits and trims the description, keeps module ids", () => {
     const request = programRequest(values, [
-      { key: "m-1", id: "m-1", title: "Kept", description: "", youtubeId: "bQy71i4MtSQ", notes: "", freePreview: false },
-      { key: "new-1", title: "Added", description: "New", youtubeId: "", notes: "## Read this", freePreview: true },
+      { key: "m-1", id: "m-1", title: "Kept", description: "", youtubeId: "bQy71i4MtSQ", notes: "", freePreview: false, exercise: null },
+      { key: "new-1", title: "Added", description: "New", youtubeId: "", notes: "## Read this", freePreview: true, exercise: null },
     ]);
     expect(request).toEqual({
       program: {
@@ -135,8 +209,8 @@ describe("Save Program rules (docs/product.md, Admin console)", () => {
         order: null,
         description: ["Pro strategies", "Algorithms"],
         modules: [
-          { id: "m-1", title: "Kept", description: "", youtubeId: "bQy71i4MtSQ", notes: "", freePreview: false },
-          { title: "Added", description: "New", youtubeId: "", notes: "## Read this", freePreview: true },
+          { id: "m-1", title: "Kept", description: "", youtubeId: "bQy71i4MtSQ", notes: "", freePreview: false, exercise: null },
+          { title: "Added", description: "New", youtubeId: "", notes: "## Read this", freePreview: true, exercise: null },
         ],
       },
     });
@@ -391,5 +465,176 @@ describe("Programs tab (docs/product.md, Admin console)", () => {
       },
     });
     await waitFor(() => expect(screen.queryByRole("dialog")).toBeNull());
+  });
+});
+
+describe("A lesson as a chart exercise (docs/trading.md, Exercises)", () => {
+  async function editBeginner() {
+    showProgramsTab();
+    await screen.findByRole("rowheader", { name: /Beginner Program/ });
+    fireEvent.click(rowOf("Beginner Program").getByRole("button", { name: /^Edit/ }));
+    await screen.findByRole("heading", { name: "Edit Program" });
+  }
+
+  it("adds a replay on a data set from a start bar, previews what the learner sees and sends it with Save Program", async () => {
+    await editBeginner();
+    changes("Module Title", "Trade the breakout");
+    fireEvent.click(screen.getByLabelText("Chart exercise"));
+    expect(screen.queryByLabelText("YouTube Video ID")).toBeNull();
+    expect((screen.getByLabelText("Replay trade") as HTMLInputElement).checked).toBe(true);
+
+    const dataSet = await screen.findByLabelText("Price data");
+    expect(within(dataSet).getAllByRole("option").map((option) => option.textContent)).toEqual([
+      "Choose price data",
+      "EURUSD H1, January 2024 (EURUSD H1, 600 bars)",
+    ]);
+    changes("Price data", eurusd.id);
+    // A start bar with a full history is filled in; the steps move it, within the set.
+    expect((screen.getByLabelText("Start bar") as HTMLInputElement).value).toBe("120");
+    changes("Start bar", "255");
+    fireEvent.click(screen.getByRole("button", { name: "-10" }));
+    fireEvent.click(screen.getByRole("button", { name: "+1" }));
+    fireEvent.click(screen.getByRole("button", { name: "+1" }));
+    fireEvent.click(screen.getByRole("button", { name: "+1" }));
+    fireEvent.click(screen.getByRole("button", { name: "-1" }));
+    expect((screen.getByLabelText("Start bar") as HTMLInputElement).value).toBe("247");
+    changes("Start bar", "250");
+
+    expect(
+      await screen.findByText("The learner sees 121 bars, up to 8 Jan 2024 13:00 UTC (bar 250 of 600). 349 bars are left to play out the trade."),
+    ).toBeTruthy();
+    expect(lastCall("GET")?.path).toBe(`/api/admin/price-data/${eurusd.id}/bars?from=130&count=121`);
+    const chart = await screen.findByRole("img", { name: /^Chart of EURUSD H1, January 2024, the start bar marked/ });
+    expect(within(chart).getByText("decision Start")).toBeTruthy();
+
+    changes("Practice balance", "500");
+    changes("Balance currency", "GHS");
+    changes("Pass at a result of at least (R)", "1");
+    changes("Explanation", "  The close above the range was the signal.  ");
+    fireEvent.click(screen.getByRole("button", { name: "Add Module" }));
+    const modules = within(screen.getByRole("list", { name: "Modules in this program" }));
+    await modules.findByText("Trade the breakout", { selector: ".admin-module-title" });
+    expect(modules.getByText("Exercise: replay trade")).toBeTruthy();
+
+    // The server checks each setting against the data set; its words are shown as other save errors are.
+    answer = (call) =>
+      call.method === "PUT"
+        ? { status: 400, body: { error: { code: "VALIDATION", message: EXERCISE_MESSAGES.maxRisk } } }
+        : { body: { programs: [beginner, intermediate] } };
+    fireEvent.click(screen.getByRole("button", { name: "Save Program" }));
+    expect(await screen.findByText(EXERCISE_MESSAGES.maxRisk)).toBeTruthy();
+    expect(lastCall("PUT")).toMatchObject({
+      path: "/api/admin/programs/beginner",
+      body: {
+        modules: [
+          { id: "m-1", title: "Welcome", youtubeId: "bQy71i4MtSQ", exercise: null },
+          { id: "m-2", title: "Candles", exercise: null },
+          {
+            title: "Trade the breakout",
+            youtubeId: "",
+            notes: "",
+            exercise: {
+              kind: "replay",
+              dataSetId: eurusd.id,
+              startBar: 250,
+              balance: "500",
+              currency: "GHS",
+              passR: "1",
+              maxRiskPercent: "2",
+              explanation: "The close above the range was the signal.",
+              retryWaitMinutes: 10,
+            },
+          },
+        ],
+      },
+    });
+  });
+
+  it("refuses a start bar the set does not have, before Save Program", async () => {
+    await editBeginner();
+    changes("Module Title", "Too late");
+    fireEvent.click(screen.getByLabelText("Chart exercise"));
+    await screen.findByLabelText("Price data");
+    changes("Price data", eurusd.id);
+    changes("Start bar", "599");
+    expect(await screen.findByText("Choose a start bar from 1 to 598 to see the chart.")).toBeTruthy();
+    fireEvent.click(screen.getByRole("button", { name: "Add Module" }));
+    expect(await screen.findByText(EXERCISE_MESSAGES.startBar(598))).toBeTruthy();
+    // A marked level is read at its start bar: the last bar will do.
+    fireEvent.click(screen.getByLabelText("Mark the level"));
+    expect(await screen.findByText(/The learner sees 121 bars, up to .* \(bar 599 of 600\)\.$/)).toBeTruthy();
+  });
+
+  it("shows an exercise lesson's kind in its row, and edits it as a marked level by tapping the chart", async () => {
+    const breakout: AdminModule = {
+      id: "m-3",
+      title: "Breakout",
+      description: "",
+      youtubeId: null,
+      notes: "",
+      freePreview: false,
+      draft: false,
+      attachments: [],
+      exercise: replayExercise,
+    };
+    const withExercise = { ...beginner, modules: [...beginner.modules, breakout] };
+    answer = (call) => {
+      if (call.path.startsWith("/api/admin/price-data")) return priceDataAnswer(call.path);
+      if (call.method === "PUT") return { body: { program: withExercise } };
+      return { body: { programs: [withExercise, intermediate] } };
+    };
+    await editBeginner();
+    const modules = within(screen.getByRole("list", { name: "Modules in this program" }));
+    expect(modules.getByText("Exercise: replay trade")).toBeTruthy();
+
+    fireEvent.click(screen.getByRole("button", { name: /^Edit Breakout/ }));
+    expect((screen.getByLabelText("Chart exercise") as HTMLInputElement).checked).toBe(true);
+    expect((screen.getByLabelText("Start bar") as HTMLInputElement).value).toBe("250");
+    expect(((await screen.findByLabelText("Price data")) as HTMLSelectElement).value).toBe(eurusd.id);
+
+    fireEvent.click(screen.getByLabelText("Mark the level"));
+    // A tap fills the answer, to a tenth of a pip (5 decimals for a pip of 0.0001); the toggle picks the edge.
+    fireEvent.click(await screen.findByRole("button", { name: "Tap 1.0845678" }));
+    expect((screen.getByLabelText("Answer (price, or the zone's lower edge)") as HTMLInputElement).value).toBe("1.08457");
+    fireEvent.click(screen.getByLabelText("Upper edge"));
+    fireEvent.click(screen.getByRole("button", { name: "Tap 1.0862345" }));
+    expect((screen.getByLabelText("Zone's upper edge (empty for one level)") as HTMLInputElement).value).toBe("1.08623");
+    const chart = screen.getByRole("img", { name: /^Chart of EURUSD H1/ });
+    await within(chart).findByText("decision Start; answer Zone low 1.08457; answer Zone high 1.08623");
+    changes("Tolerance (pips)", "5");
+    changes("Wait after an attempt that did not pass (minutes)", "30");
+    fireEvent.click(screen.getByRole("button", { name: "Update Module" }));
+    await screen.findByRole("button", { name: "Add Module" });
+    expect(modules.getByText("Exercise: mark the level")).toBeTruthy();
+
+    fireEvent.click(screen.getByRole("button", { name: "Save Program" }));
+    await waitFor(() => expect(notify.success).toHaveBeenCalledWith(ADMIN_MESSAGES.programSaved));
+    expect(lastCall("PUT")?.body).toMatchObject({
+      modules: [
+        { id: "m-1" },
+        { id: "m-2" },
+        {
+          id: "m-3",
+          exercise: {
+            kind: "level",
+            dataSetId: eurusd.id,
+            startBar: 250,
+            answerLow: "1.08457",
+            answerHigh: "1.08623",
+            tolerancePips: "5",
+            retryWaitMinutes: 30,
+          },
+        },
+      ],
+    });
+  });
+
+  it("sends the administrator to the Price Data tab when there is no data set yet", async () => {
+    dataSets = [];
+    await editBeginner();
+    fireEvent.click(screen.getByLabelText("Chart exercise"));
+    const link = await screen.findByRole("link", { name: /^Price Data tab/ });
+    expect(link.closest("p")?.textContent).toBe("Upload price data in the Price Data tab (opens in a new tab) first.");
+    expect(link.getAttribute("href")).toBe("/admin?tab=price-data");
   });
 });

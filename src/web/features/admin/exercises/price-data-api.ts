@@ -1,4 +1,5 @@
-// The Price Data tab's calls (docs/trading.md, "Price data"): the list, an upload, a removal.
+// The Price Data tab's calls (docs/trading.md, "Price data"): the list, an upload, a removal; and
+// the exercise editor's (docs/trading.md, "Exercises"): the sets to choose from, a stretch of bars.
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { addressOf } from "../../../../shared/contracts/endpoint.ts";
 import { PRICE_DATA_ENDPOINTS, type Timeframe } from "../../../../shared/contracts/price-data.ts";
@@ -9,6 +10,29 @@ const PRICE_DATA_KEY = [...ADMIN_KEY, "price-data"] as const;
 
 export function usePriceDataSets(page: number) {
   return useQuery({ queryKey: [...PRICE_DATA_KEY, { page }], queryFn: () => call(PRICE_DATA_ENDPOINTS.list, { query: { page } }), placeholderData: keepPreviousData });
+}
+
+/**
+ * The newest sets (the list's first page), for the exercise editor's choice. Asked again whenever
+ * the window takes the focus, so a set uploaded in another tab shows up.
+ */
+export function useExerciseDataSets(enabled: boolean) {
+  return useQuery({
+    queryKey: [...PRICE_DATA_KEY, { page: 1 }],
+    queryFn: () => call(PRICE_DATA_ENDPOINTS.list, { query: { page: 1 } }),
+    enabled,
+    staleTime: 0,
+  });
+}
+
+/** `count` bars of a set from position `from` (at most 500); the last answer stays while the next is asked, within one set. */
+export function usePriceBars(id: string, from: number, count: number, enabled: boolean) {
+  return useQuery({
+    queryKey: [...PRICE_DATA_KEY, id, "bars", { from, count }],
+    queryFn: () => call(PRICE_DATA_ENDPOINTS.bars, { params: { id }, query: { from, count } }),
+    enabled,
+    placeholderData: (previous) => (previous?.dataSet.id === id ? previous : undefined),
+  });
 }
 
 export type UploadDetails = { name: string; instrument: string; pipSize: string; timeframe: Timeframe };
