@@ -43,6 +43,7 @@ import {
 } from "./report.ts";
 import { measureStartup, type StartupResult } from "./startup.ts";
 import { measureBarsParse, tradingSection } from "./trading.ts";
+import { measureReplayScoring, type ReplayTiming } from "./replay.ts";
 
 const SECTIONS = ["api", "lighthouse", "admin", "startup", "postgres", "trading"] as const;
 type Skippable = (typeof SECTIONS)[number];
@@ -341,6 +342,17 @@ async function prepareLearners(app: Running, database: Database, label: DbLabel,
 // program with its curriculum, for the free learner the bench signs in.
 const LIGHTHOUSE_PAGES = ["/", "/program", "/subscription", "/login", "/program/beginner", "/program/intermediate"];
 const SIGNED_IN_PAGES = new Set(["/program", "/subscription", "/program/beginner", "/program/intermediate"]);
+
+/** Replays scored under a burst, on PostgreSQL (scripts/bench/replay.ts), or why they were not. */
+async function replayScoring(options: Options, pgError: string | null): Promise<ReplayTiming | string> {
+  if (pgError) return pgError;
+  log("\nTrading: replays scored under a burst, on PostgreSQL");
+  try {
+    return await measureReplayScoring(options.postgresUrl);
+  } catch (error) {
+    return errorText(error);
+  }
+}
 
 /**
  * One database: a first start on it (empty: migrations and the demo catalogue), on PGlite
@@ -892,7 +904,7 @@ async function main(argv: string[]): Promise<number> {
     show(bundleSection(bundle, bundleError, extra, extraMissing, transferred, options)),
     show(lighthouseSection(lighthouse, options)),
     show(startupSection(appRuns, options)),
-    show(options.skip.has("trading") ? notMeasured("Trading", "skipped (--skip trading)") : tradingSection(measureBarsParse(5))),
+    show(options.skip.has("trading") ? notMeasured("Trading", "skipped (--skip trading)") : tradingSection(measureBarsParse(5), await replayScoring(options, pgError))),
   ];
   const summary = show(summarySection(sections));
   const took = performance.now() - started;

@@ -3,9 +3,11 @@
 // (src/server/features/exercises/bars-csv.ts), in this process after a warm-up.
 import { performance } from "node:perf_hooks";
 import { MAX_BARS, parseBars } from "../../src/server/features/exercises/bars-csv.ts";
+import { measureReplayScoring, type ReplayTiming } from "./replay.ts";
 import { budgetRow, decimal, table, type BudgetLine, type Section } from "./report.ts";
 
 const PARSE_BUDGET_MS = 1_000;
+const SCORING_P99_BUDGET_MS = 50;
 
 /** MetaTrader 5's export of `count` one-minute EURUSD bars, as the terminal writes it. */
 export function metaTraderFile(count: number): string {
@@ -39,10 +41,30 @@ export function measureBarsParse(runs: number): ParseTiming {
   return { bytes: Buffer.byteLength(file), runsMs, medianMs: sorted[Math.floor(sorted.length / 2)] ?? 0, maxMs: sorted.at(-1) ?? 0 };
 }
 
-export function tradingSection(timing: ParseTiming): Section {
+/** The section: the file's parse, and the replays scored under a burst on PostgreSQL (or why not). */
+export function tradingSection(timing: ParseTiming, replay: ReplayTiming | string): Section {
   const budgets: BudgetLine[] = [
     { budget: `Reading and checking a ${MAX_BARS.toLocaleString("en-US")}-bar file: under ${PARSE_BUDGET_MS} ms`, measured: `${decimal(timing.maxMs, 0)} ms (slowest of ${timing.runsMs.length})`, met: timing.maxMs < PARSE_BUDGET_MS },
   ];
+  const scoring: string[] = [];
+  if (typeof replay === "string") {
+    scoring.push(`Scoring replays under a burst: not measured (${replay}).`);
+  } else {
+    const { score, hello, connections } = replay;
+    budgets.push({
+      budget: `Scoring a replay, ${connections} learners at once on PostgreSQL: p99 under ${SCORING_P99_BUDGET_MS} ms`,
+      measured: `${decimal(score.p99Ms, 0)} ms; ${decimal(score.requestsPerS, 0)} trades a second (${decimal((100 * score.requestsPerS) / hello.requestsPerS, 1)}% of the hello-world's ${decimal(hello.requestsPerS, 0)})`,
+      met: score.p99Ms < SCORING_P99_BUDGET_MS && score.non2xx === 0 && score.errors === 0,
+    });
+    scoring.push(
+      `${connections} learners at once send a trade on the demo's replay exercise (autocannon, ${connections} connections, each request a learner's first answer: ${replay.learners.toLocaleString("en-US")} trades scored), to the built app on PostgreSQL; then a bare Fastify hello-world the same way.`,
+      "",
+      table(
+        ["", "req/s", "p50 ms", "p99 ms", "CPU ms/request", "non-2xx"],
+        [score, hello].map((result) => [result.label, decimal(result.requestsPerS, 0), decimal(result.p50Ms, 0), decimal(result.p99Ms, 0), decimal(result.cpuMsPerRequest, 3), result.non2xx]),
+      ),
+    );
+  }
   return {
     title: "Trading",
     markdown: [
@@ -50,14 +72,18 @@ export function tradingSection(timing: ParseTiming): Section {
       "",
       table(["run", ">ms"], timing.runsMs.map((ms, index) => [index + 1, decimal(ms, 0)])),
       "",
+      ...scoring,
+      "",
       table(["budget", "measured", "met"], budgets.map(budgetRow)),
     ].join("\n"),
     budgets,
   };
 }
 
-// Alone: node --import tsx scripts/bench/trading.ts
+// Alone (after npm run build): node --import tsx scripts/bench/trading.ts [postgres-url]
 if (import.meta.url === `file://${process.argv[1]}`) {
   const timing = measureBarsParse(5);
-  console.log(tradingSection(timing).markdown);
+  const adminUrl = process.argv[2] ?? process.env.BENCH_POSTGRES_URL ?? "postgres://root@127.0.0.1:5432/test";
+  const replay = await measureReplayScoring(adminUrl).catch((error: unknown) => (error instanceof Error ? error.message : String(error)));
+  console.log(tradingSection(timing, replay).markdown);
 }
