@@ -177,4 +177,9 @@ test("an admin uploads a MetaTrader 5 file and publishes a replay exercise on it
   await expect(learner.getByRole("heading", { level: 2, name: /Sell the turn/ })).toBeVisible();
   await expect(learner.getByRole("img", { name: "EURUSD H1 candlestick chart, 6 bars to 1 Mar 2024 13:00 UTC; last close 1.08660" })).toBeVisible();
   await learnerContext.close();
+
+  // The program goes again, so that the catalogue the other suites read is the demo's.
+  await row.getByRole("button", { name: "Delete" }).click();
+  await page.getByRole("dialog").getByRole("button", { name: "Delete" }).click();
+  await expect(page.getByText("Program and all related data deleted successfully!")).toBeVisible();
 });

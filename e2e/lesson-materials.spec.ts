@@ -106,7 +106,9 @@ test("an admin gives a lesson notes and a PDF and opens it as a free preview; le
   await free.goto("/program/intermediate");
   await expect(free.getByText("Available to Premium users only").first()).toBeVisible();
   const curriculum = free.getByRole("navigation", { name: "What this program teaches" });
-  await expect(curriculum.getByRole("listitem")).toHaveCount(4);
+  // Its five lessons (the last two chart exercises) and the quiz.
+  await expect(curriculum.getByRole("listitem")).toHaveCount(6);
+  await expect(curriculum).toContainText("Exercise, premium");
   await expect(curriculum).toContainText("3 questions, premium");
   // The toast says it too (sonner loads with it): checked with the page once it is up.
   await expect(free.locator("[data-sonner-toast]").filter({ hasText: "Available to Premium users only" })).toBeVisible();
