@@ -3,7 +3,7 @@
 // (src/server/features/exercises/bars-csv.ts), in this process after a warm-up.
 import { performance } from "node:perf_hooks";
 import { MAX_BARS, parseBars } from "../../src/server/features/exercises/bars-csv.ts";
-import { measureReplayScoring, type ReplayTiming } from "./replay.ts";
+import { measureReplayScoring, percentile, type ReplayTiming } from "./replay.ts";
 import { budgetRow, decimal, table, type BudgetLine, type Section } from "./report.ts";
 
 const PARSE_BUDGET_MS = 1_000;
@@ -50,19 +50,24 @@ export function tradingSection(timing: ParseTiming, replay: ReplayTiming | strin
   if (typeof replay === "string") {
     scoring.push(`Scoring replays under a burst: not measured (${replay}).`);
   } else {
-    const { score, hello, connections } = replay;
+    const { score, hello, learners, rounds } = replay;
+    const [p99, helloP99] = [percentile(score.samplesMs, 0.99), percentile(hello.samplesMs, 0.99)];
     budgets.push({
-      budget: `Scoring a replay, ${connections} learners at once on PostgreSQL: p99 under ${SCORING_P99_BUDGET_MS} ms`,
-      measured: `${decimal(score.p99Ms, 0)} ms; ${decimal(score.requestsPerS, 0)} trades a second (${decimal((100 * score.requestsPerS) / hello.requestsPerS, 1)}% of the hello-world's ${decimal(hello.requestsPerS, 0)})`,
-      met: score.p99Ms < SCORING_P99_BUDGET_MS && score.non2xx === 0 && score.errors === 0,
+      budget: `Scoring a replay, ${learners} learners at once on PostgreSQL: p99 under ${SCORING_P99_BUDGET_MS} ms`,
+      measured: `${decimal(p99, 1)} ms (the hello-world's ${decimal(helloP99, 1)} ms)`,
+      met: p99 < SCORING_P99_BUDGET_MS,
     });
+    const row = (label: string, burst: ReplayTiming["score"]) => [
+      label,
+      decimal(percentile(burst.samplesMs, 0.5), 1),
+      decimal(percentile(burst.samplesMs, 0.99), 1),
+      decimal(Math.max(...burst.samplesMs), 1),
+      decimal(burst.cpuMsPerRequest, 3),
+    ];
     scoring.push(
-      `${connections} learners at once send a trade on the demo's replay exercise (autocannon, ${connections} connections, each request a learner's first answer: ${replay.learners.toLocaleString("en-US")} trades scored), to the built app on PostgreSQL; then a bare Fastify hello-world the same way.`,
+      `${rounds} times, ${learners} learners open the demo's replay exercise and then all send their trade at the same moment, each over a connection already open, to the built app on PostgreSQL (${(rounds * learners).toLocaleString("en-US")} trades scored, after a round not counted); beside it, ${learners} requests at once to a bare Fastify hello-world, the same way.`,
       "",
-      table(
-        ["", "req/s", "p50 ms", "p99 ms", "CPU ms/request", "non-2xx"],
-        [score, hello].map((result) => [result.label, decimal(result.requestsPerS, 0), decimal(result.p50Ms, 0), decimal(result.p99Ms, 0), decimal(result.cpuMsPerRequest, 3), result.non2xx]),
-      ),
+      table(["", "p50 ms", "p99 ms", "max ms", "server CPU ms/request"], [row("scoring a replay", score), row("hello-world", hello)]),
     );
   }
   return {

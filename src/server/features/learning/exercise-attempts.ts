@@ -3,6 +3,7 @@
 // done once an attempt passes. The bars after the decision point stay here until the attempt is
 // scored: no request answers them before.
 import Big from "big.js";
+import { z } from "zod";
 import { and, asc, eq, isNull, sql } from "drizzle-orm";
 import {
   EXERCISE_AFTER_EXIT_BARS,
@@ -26,7 +27,7 @@ import type { Catalog, CatalogTrack } from "../catalog/catalog.seam.ts";
 import { issueOnCompletion } from "./certificates.ts";
 import { completionFrom, readStanding, type Standing } from "./completion.ts";
 import { AttemptTooSoon, openLesson, type Learner } from "./learning.service.ts";
-import { recordWatched } from "./progress.ts";
+import { watchedModuleIds, watchedStatement } from "./progress.ts";
 
 type DataSet = { name: string; instrument: string; pipSize: string; timeframe: string; illustrative: boolean; barCount: number };
 type Attempt = typeof exerciseAttempts.$inferSelect;
@@ -262,39 +263,62 @@ export async function submitExercise(
     body.kind === "replay" ? await scoredReplay(rate, exercise, set, current.revealed, body) : scoredLevel(exercise, set, body.price);
   if (!scored.ok) return scored;
 
-  // One statement scores the attempt: it writes the first attempt's row with its answer, or the
-  // answer into the current attempt's row, but only while unscored and at the bar it was decided
-  // at (a step or another answer of this attempt that came first leaves it unwritten).
-  const score = async (on: Db | Tx) => {
-    const [row] = await on
-      .insert(exerciseAttempts)
-      .values({ userId: learner.id, moduleId, number: body.attempt, revealed: current.revealed, answer: scored.answer, passed: scored.answer.passed, scoredAt: sql`now()` })
-      .onConflictDoUpdate({
-        target: [exerciseAttempts.userId, exerciseAttempts.moduleId, exerciseAttempts.number],
-        set: { answer: sql`excluded.answer`, passed: sql`excluded.passed`, scoredAt: sql`excluded.scored_at` },
-        setWhere: and(currentAttemptWhere(learner.id, moduleId, body.attempt), eq(exerciseAttempts.revealed, current.revealed)),
-      })
-      .returning();
-    if (!row) throw new HttpError(409, "ALREADY_SCORED", EXERCISE_MESSAGES.alreadyScored);
-    return row;
-  };
-  // A pass marks the lesson done in the same transaction; an answer that did not pass is one write.
-  const { written, added } = scored.answer.passed
-    ? await db.transaction(async (tx) => ({ written: await score(tx), added: await recordWatched(tx, learner.id, track.program.id, moduleId) }))
-    : { written: await score(db), added: false };
-  const issued = added ? await completeOnPass(deps, track, moduleId) : false;
+  const { written, entry } = await writeScore(db, { userId: learner.id, moduleId, track: track.program.id, number: body.attempt, revealed: current.revealed, answer: scored.answer });
+  const issued = entry === null ? false : await completeOnPass(deps, track, moduleId, entry);
   return { ok: true, exercise: exerciseView(exercise, set, withAttempt(attempts, written)), issued };
 }
 
-/** The certificate, when this pass completed the program (as a video watched does, learning.service.ts markWatched). */
-async function completeOnPass({ db, learner, standingCache }: ExerciseSubmitDeps, track: CatalogTrack, moduleId: string): Promise<boolean> {
+const scoredRows = z.object({
+  rows: z.array(z.object({ started_ms: z.coerce.number(), scored_ms: z.coerce.number(), entry: z.unknown() })),
+});
+
+/**
+ * One statement scores the attempt and, when it passed, marks the lesson done: together or not at
+ * all, in one round trip (docs/performance.md, "Writes in one round trip"). It writes the first
+ * attempt's row with its answer, or the answer into the current attempt's row, but only while
+ * unscored and at the bar it was decided at: a step or another answer of this attempt that came
+ * first leaves it unwritten (409). The entry is the learner's progress as the pass left it, or null.
+ */
+async function writeScore(
+  db: Db,
+  score: { userId: string; moduleId: string; track: string; number: number; revealed: number; answer: ExerciseAnswer },
+): Promise<{ written: Attempt; entry: unknown }> {
+  const { userId, moduleId, track, number, revealed, answer } = score;
+  const result = await db.execute(sql`with scored as (
+      insert into ${exerciseAttempts} as a (user_id, module_id, number, revealed, answer, passed, scored_at)
+      values (${userId}, ${moduleId}, ${number}, ${revealed}, ${JSON.stringify(answer)}::jsonb, ${answer.passed}, now())
+      on conflict (user_id, module_id, number) do update
+        set answer = excluded.answer, passed = excluded.passed, scored_at = excluded.scored_at
+        where a.scored_at is null and a.revealed = ${revealed}
+          and a.number = (select max(m.number) from ${exerciseAttempts} m where m.user_id = ${userId} and m.module_id = ${moduleId})
+      returning a.started_at, a.scored_at, a.passed
+    ),
+    done as (${watchedStatement(userId, track, moduleId, sql`exists (select 1 from scored where scored.passed)`)})
+    select extract(epoch from scored.started_at) * 1000 as started_ms, extract(epoch from scored.scored_at) * 1000 as scored_ms,
+      (select done.data from done) as entry
+    from scored`);
+  const [row] = scoredRows.parse(result).rows;
+  if (!row) throw new HttpError(409, "ALREADY_SCORED", EXERCISE_MESSAGES.alreadyScored);
+  const written: Attempt = { userId, moduleId, number, revealed, answer, passed: answer.passed, startedAt: new Date(row.started_ms), scoredAt: new Date(row.scored_ms) };
+  return { written, entry: row.entry ?? null };
+}
+
+/**
+ * The certificate, when this pass completed the program (as a video watched does, learning.service.ts
+ * markWatched). Only an entry that now holds every lesson can complete it: then the standing (the
+ * quiz's attempts, a certificate) is read again, once the pass has committed.
+ */
+async function completeOnPass({ db, learner, standingCache }: ExerciseSubmitDeps, track: CatalogTrack, moduleId: string, entry: unknown): Promise<boolean> {
   try {
+    const moduleIds = track.modules.map((module) => module.id);
+    if (watchedModuleIds(entry, moduleIds).length < moduleIds.length) return false;
     const standing = await readStanding(db, learner.id, track.program.id);
     const after = completionFrom(track, standing);
     const data = Object.fromEntries(Object.entries(standing.data as Record<string, unknown>).filter(([id]) => id !== moduleId));
     const before = completionFrom(track, { ...standing, data });
     return (await issueOnCompletion(db, track, learner.id, before, after)).issued;
   } finally {
+    // This instance forgets the standing it kept (docs/performance.md, "Caching signed-in reads").
     standingCache.forget(learner.id);
   }
 }

@@ -138,9 +138,14 @@ export const learningRoutes = (deps: LearningDeps): FastifyPluginAsyncZod => asy
   // once the attempt is scored; an answer is scored once, and a pass marks the lesson done.
   const sets = new PriceSets(db);
   const exerciseDeps = async (request: FastifyRequest) => ({ db, catalog: await catalogCache.read(), learner: signedInUser(request), sets });
+  // The academy's rate, kept a minute by this instance once known: a burst of trades reads it once.
+  let keptRate: { ghsPerUsd: Big; until: number } | null = null;
   const ghsPerUsd = async () => {
-    const rate = await currentRate({ db, url: env.exchangeRateUrl, log, metrics }, new Date());
-    return rate ? new Big(rate.ghsPerUsd) : null;
+    const now = Date.now();
+    if (keptRate && keptRate.until > now) return keptRate.ghsPerUsd;
+    const rate = await currentRate({ db, url: env.exchangeRateUrl, log, metrics }, new Date(now));
+    keptRate = rate ? { ghsPerUsd: new Big(rate.ghsPerUsd), until: now + 60_000 } : null;
+    return keptRate?.ghsPerUsd ?? null;
   };
 
   route(app, EXERCISE_ENDPOINTS.exercise, {}, async (request) => {
@@ -153,7 +158,8 @@ export const learningRoutes = (deps: LearningDeps): FastifyPluginAsyncZod => asy
     return getExerciseBars(await exerciseDeps(request), track, moduleId, request.query.through);
   });
 
-  route(app, EXERCISE_ENDPOINTS.step, {}, async (request) => {
+  // A step or a new attempt changes nothing another cached read holds: nothing to forget.
+  route(app, EXERCISE_ENDPOINTS.step, { config: { forgetsItsOwnChanges: true } }, async (request) => {
     const { track, moduleId } = request.params;
     return stepExercise(await exerciseDeps(request), track, moduleId, request.body);
   });
@@ -166,7 +172,7 @@ export const learningRoutes = (deps: LearningDeps): FastifyPluginAsyncZod => asy
     return { ok: true as const, exercise: submitted.exercise };
   });
 
-  route(app, EXERCISE_ENDPOINTS.newAttempt, {}, async (request, reply) => {
+  route(app, EXERCISE_ENDPOINTS.newAttempt, { config: { forgetsItsOwnChanges: true } }, async (request, reply) => {
     const { track, moduleId } = request.params;
     try {
       return await startExerciseAttempt(await exerciseDeps(request), track, moduleId, new Date());

@@ -243,7 +243,7 @@ export async function markWatched(
     // The write commits first, then the standing is read in a statement of its own: of two writes
     // that could each complete the program, the one that commits last reads both (docs/product.md,
     // "Completion and certificates").
-    const added = await recordWatched(db, learner.id, track.program.id, moduleId);
+    const added = (await recordWatched(db, learner.id, track.program.id, moduleId)) !== null;
     const standing = await readStanding(db, learner.id, track.program.id);
     const after = completionFrom(track, standing);
     const before = added ? completionFrom(track, { ...standing, data: withoutModule(standing.data, moduleId) }) : after;

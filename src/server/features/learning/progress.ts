@@ -2,7 +2,8 @@
 // every write to the table, so that what an entry holds is decided here alone. An entry maps the
 // ids of the watched modules to true, whether the learner or an administrator wrote it. Anything
 // else (older entries may hold other JSON or text) simply counts as nothing watched.
-import { and, eq, inArray, sql } from "drizzle-orm";
+import { and, eq, inArray, sql, type SQL } from "drizzle-orm";
+import { z } from "zod";
 import type { Db, Tx } from "../../db/client.ts";
 import { programs, userProgress } from "../../db/schema.ts";
 
@@ -32,25 +33,31 @@ export async function startProgress(db: Db, userId: string): Promise<void> {
   await withOneRetry(() => createStarterProgress(db, userId));
 }
 
-/** Merges "this video is watched" into the learner's entry, idempotent; whether this write added it. */
-export async function recordWatched(db: Db | Tx, userId: string, track: string, moduleId: string): Promise<boolean> {
-  const entry = { [moduleId]: true };
-  const rows = await db
-    .insert(userProgress)
-    .values({ userId, programId: track, data: entry, startedAt: sql`now()` })
-    .onConflictDoUpdate({
-      target: [userProgress.userId, userProgress.programId],
-      // An entry that is not an object (an older admin edit could store text) starts afresh.
-      set: {
-        data: sql`case when jsonb_typeof(${userProgress.data}) = 'object'
-          then ${userProgress.data} || excluded.data else excluded.data end`,
-        startedAt: sql`coalesce(${userProgress.startedAt}, now())`,
-        updatedAt: sql`now()`,
-      },
-      setWhere: sql`not (jsonb_typeof(${userProgress.data}) = 'object' and ${userProgress.data} @> jsonb_build_object(${moduleId}::text, true))`,
-    })
-    .returning({ userId: userProgress.userId });
-  return rows.length > 0;
+/**
+ * The statement that merges "this module is done" into the learner's entry when `when` holds,
+ * returning the entry as it left it (no row when the module was done already, or `when` did not
+ * hold). Two writes to one entry take turns (the row's lock), so of two at once the second's entry
+ * holds both. A statement of its own (recordWatched) or a part of a larger one (a chart exercise's
+ * pass, written with its score: exercise-attempts.ts).
+ */
+export function watchedStatement(userId: string, track: string, moduleId: string, when: SQL = sql`true`): SQL {
+  return sql`insert into ${userProgress} as p (user_id, program_id, data, started_at)
+    select ${userId}, ${track}, jsonb_build_object(${moduleId}::text, true), now() where ${when}
+    on conflict (user_id, program_id) do update set
+      -- An entry that is not an object (an older admin edit could store text) starts afresh.
+      data = case when jsonb_typeof(p.data) = 'object' then p.data || excluded.data else excluded.data end,
+      started_at = coalesce(p.started_at, now()),
+      updated_at = now()
+    where not (jsonb_typeof(p.data) = 'object' and p.data @> jsonb_build_object(${moduleId}::text, true))
+    returning p.data`;
+}
+
+const entryRows = z.object({ rows: z.array(z.object({ data: z.unknown() })) });
+
+/** Merges "this video is watched" into the learner's entry, idempotent: the entry as this write left it, or null when it was watched already. */
+export async function recordWatched(db: Db | Tx, userId: string, track: string, moduleId: string): Promise<unknown> {
+  const { rows } = entryRows.parse(await db.execute(watchedStatement(userId, track, moduleId)));
+  return rows[0]?.data ?? null;
 }
 
 /** A program's entry: the ids of its watched modules, each mapped to true. */
