@@ -93,6 +93,14 @@ test("an Advanced learner shares a trade, the mentor comments on it in the conso
   await expect(trade).toContainText("Your comment: Well managed. Let the next winner run to 2 R.");
   await expectNoAxeViolations(tab, "/admin?tab=mentorship with a shared trade");
   await screens(tab, "admin-shared-trades");
+
+  // The learner's page in the console has their whole journal, with their figures.
+  await trade.getByRole("link", { name: "Abena Owusu" }).click();
+  await expect(tab.getByRole("heading", { level: 1, name: "Abena Owusu" })).toBeVisible();
+  const journal = tab.getByRole("region", { name: "Trading journal (1)", exact: true });
+  await expect(journal.getByText("1 closed trade; win rate 100.0%, average 1.50 R, expectancy 1.50 R.")).toBeVisible();
+  await expect(journal.getByRole("row").filter({ hasText: "Buy GBPUSD" })).toContainText("Shared");
+  await expectNoAxeViolations(tab, "a learner's page with their trading journal");
   await mentor.close();
 
   await expect.poll(async () => (await mailFor(request, email)).some((mail) => mail.subject === "Your mentor commented on your GBPUSD trade")).toBe(true);

@@ -125,13 +125,11 @@ export const journalCommentInputSchema = z.object({
   body: z.string(JOURNAL_MESSAGES.commentRequired).check(z.trim(), z.minLength(1, JOURNAL_MESSAGES.commentRequired), z.maxLength(JOURNAL_COMMENT_MAX_LENGTH, JOURNAL_MESSAGES.commentRequired)),
 });
 
+/** A page of a learner's entries, newest traded first. */
+const entryPageSchema = z.object({ entries: z.array(journalEntrySchema), page: z.number(), pageSize: z.number(), total: z.number() });
+
 export const JOURNAL_ENDPOINTS = {
-  list: endpoint({
-    method: "GET",
-    path: "/api/journal",
-    query: z.object({ page }),
-    response: z.object({ entries: z.array(journalEntrySchema), page: z.number(), pageSize: z.number(), total: z.number() }),
-  }),
+  list: endpoint({ method: "GET", path: "/api/journal", query: z.object({ page }), response: entryPageSchema }),
   stats: endpoint({ method: "GET", path: "/api/journal/stats", response: journalStatsSchema }),
   create: endpoint({ method: "POST", path: "/api/journal", body: journalEntryInputSchema, response: z.object({ entry: journalEntrySchema }), status: 201 }),
   read: endpoint({ method: "GET", path: "/api/journal/:id", params: entryParams, response: z.object({ entry: journalEntrySchema }) }),
@@ -155,6 +153,14 @@ export const ADMIN_JOURNAL_ENDPOINTS = {
     path: "/api/admin/journal/shared",
     query: z.object({ page }),
     response: z.object({ entries: z.array(sharedJournalEntrySchema), page: z.number(), pageSize: z.number(), total: z.number() }),
+  }),
+  /** A learner's journal as the console's learner page shows it: their figures and a page of entries. */
+  learner: endpoint({
+    method: "GET",
+    path: "/api/admin/users/:id/journal",
+    params: entryParams,
+    query: z.object({ page }),
+    response: z.extend(entryPageSchema, { stats: journalStatsSchema }),
   }),
   comment: endpoint({
     method: "POST",

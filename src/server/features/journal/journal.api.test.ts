@@ -107,6 +107,17 @@ describe("the trading journal", () => {
     expect((await as("admin", { method: "DELETE", url })).statusCode).toBe(404);
     // Signed out: asked to sign in.
     expect((await t.app.inject({ method: "GET", url })).statusCode).toBe(401);
+
+    // The console's learner page reads a learner's whole journal; a learner cannot, and no one has it for an unknown account.
+    const journalOf = (who: "kofi" | "admin", id: string) => as(who, { method: "GET", url: `/api/admin/users/${encodeURIComponent(id)}/journal?page=1` });
+    const read = await journalOf("admin", user("ama").id);
+    expect(read.statusCode, read.body).toBe(200);
+    const { entries, total, stats } = read.json<{ entries: JournalEntry[]; total: number; stats: JournalStats }>();
+    expect(entries.map((e) => e.id)).toContain(entry.id);
+    expect(total).toBe(entries.length);
+    expect(stats).toEqual((await as("ama", { method: "GET", url: "/api/journal/stats" })).json());
+    expect((await journalOf("kofi", user("ama").id)).statusCode).toBe(403);
+    expect((await journalOf("admin", "no-such-learner")).statusCode).toBe(404);
   });
 
   it("keeps one screenshot an entry, an image by its content up to 2 MB, served to its owner", async () => {

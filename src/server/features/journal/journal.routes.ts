@@ -14,6 +14,7 @@ import {
   getScreenshot,
   journalCsv,
   journalStats,
+  learnerJournal,
   listEntries,
   listSharedEntries,
   putScreenshot,
@@ -29,8 +30,8 @@ const OWN = { config: { forgetsItsOwnChanges: true as const } };
 export const journalRoutes = ({ db, attachments, sessions }: Pick<FeatureDeps, "db" | "attachments" | "sessions">): FastifyPluginAsyncZod => async (app) => {
   app.addHook("onRequest", sessions.requireUser);
 
-  route(app, JOURNAL_ENDPOINTS.list, {}, async (request) => listEntries(db, signedInUser(request), request.query.page));
-  route(app, JOURNAL_ENDPOINTS.stats, {}, async (request) => journalStats(db, signedInUser(request)));
+  route(app, JOURNAL_ENDPOINTS.list, {}, async (request) => listEntries(db, signedInUser(request).id, request.query.page));
+  route(app, JOURNAL_ENDPOINTS.stats, {}, async (request) => journalStats(db, signedInUser(request).id));
   route(app, JOURNAL_ENDPOINTS.create, OWN, async (request) => ({ entry: await createEntry(db, signedInUser(request), request.body) }));
   route(app, JOURNAL_ENDPOINTS.read, {}, async (request) => ({ entry: await readEntry(db, signedInUser(request), request.params.id) }));
   route(app, JOURNAL_ENDPOINTS.update, OWN, async (request) => ({ entry: await updateEntry(db, signedInUser(request), request.params.id, request.body) }));
@@ -87,9 +88,10 @@ const screenshotUpload = ({ db, attachments }: Pick<FeatureDeps, "db" | "attachm
   );
 };
 
-/** The mentor's side, behind adminOnly (journal.feature.ts): the entries shared, and comments on them. */
+/** The mentor's side, behind adminOnly (journal.feature.ts): the entries shared, comments on them, and a learner's journal. */
 export const journalAdminRoutes = ({ db }: Pick<FeatureDeps, "db">): FastifyPluginAsyncZod => async (app) => {
   route(app, ADMIN_JOURNAL_ENDPOINTS.shared, {}, async (request) => listSharedEntries(db, request.query.page));
+  route(app, ADMIN_JOURNAL_ENDPOINTS.learner, {}, async (request) => learnerJournal(db, request.params.id, request.query.page));
   route(app, ADMIN_JOURNAL_ENDPOINTS.comment, {}, async (request) => ({
     entry: await commentOnEntry(db, signedInUser(request), request.params.id, request.body.body),
   }));

@@ -8,6 +8,7 @@ import { and, asc, count, desc, eq, inArray, isNotNull, sql } from "drizzle-orm"
 import { fileTypeFromBuffer } from "file-type";
 import { JOURNAL_CSV_COLUMNS, JOURNAL_MESSAGES, JOURNAL_PAGE_SIZE, type JournalEntry, type JournalStats } from "../../../shared/contracts/journal.ts";
 import type { z } from "zod/mini";
+import { ADMIN_MESSAGES } from "../../../shared/contracts/admin.ts";
 import type { journalEntryInputSchema } from "../../../shared/contracts/journal.ts";
 import type { CurrentUser } from "../../auth/session.ts";
 import type { Db } from "../../db/client.ts";
@@ -117,8 +118,9 @@ async function visibleEntry(db: Db, user: CurrentUser, id: string, { toWrite = f
   return { row: found.entry, screenshot: screenshotOf(found.screenshot) };
 }
 
-export async function listEntries(db: Db, user: CurrentUser, page: number) {
-  const mine = eq(journalEntries.userId, user.id);
+/** A page of the learner's entries, newest traded first: their own, or one an administrator reads. */
+export async function listEntries(db: Db, userId: string, page: number) {
+  const mine = eq(journalEntries.userId, userId);
   const [rows, [total]] = await Promise.all([
     db
       .select({ entry: journalEntries, screenshot: SCREENSHOT_COLUMNS })
@@ -220,6 +222,17 @@ export async function shareEntry(db: Db, user: CurrentUser, id: string, shared: 
 }
 
 /** The Mentorship tab's list: the entries shared with the mentor, most recently shared first. */
+/**
+ * GET /api/admin/users/:id/journal: a learner's figures and a page of their entries, for an
+ * administrator (docs/trading.md, "The journal": private to the learner and the academy's team).
+ */
+export async function learnerJournal(db: Db, userId: string, page: number) {
+  const [learner] = await db.select({ id: users.id }).from(users).where(eq(users.id, userId));
+  if (!learner) throw new HttpError(404, "USER_NOT_FOUND", ADMIN_MESSAGES.userNotFound);
+  const [entries, stats] = await Promise.all([listEntries(db, learner.id, page), journalStats(db, learner.id)]);
+  return { ...entries, stats };
+}
+
 export async function listSharedEntries(db: Db, page: number) {
   const shared = isNotNull(journalEntries.sharedAt);
   const [rows, [total]] = await Promise.all([
@@ -292,7 +305,7 @@ const ratio = (value: string | null, places: number) => (value === null ? null :
  * journal"): each average from the entries' R, rounded half up to two decimals at the end; the win
  * rate to one.
  */
-export async function journalStats(db: Db, user: CurrentUser): Promise<JournalStats> {
+export async function journalStats(db: Db, userId: string): Promise<JournalStats> {
   const [totals] = await db
     .select({
       trades: sql<number>`count(${journalEntries.r})::int`,
@@ -304,7 +317,7 @@ export async function journalStats(db: Db, user: CurrentUser): Promise<JournalSt
       sumLosses: sql<string | null>`(sum(${journalEntries.r}) filter (where ${journalEntries.r} < 0))::text`,
     })
     .from(journalEntries)
-    .where(eq(journalEntries.userId, user.id));
+    .where(eq(journalEntries.userId, userId));
   const { trades = 0, open = 0, wins = 0, losses = 0, sumR = null, sumWins = null, sumLosses = null } = totals ?? {};
   // The running sum over every closed trade, then its last points, oldest first.
   const running = db.$with("running").as(
@@ -316,7 +329,7 @@ export async function journalStats(db: Db, user: CurrentUser): Promise<JournalSt
         totalR: sql<string>`sum(${journalEntries.r}) over (order by ${journalEntries.tradedOn}, ${journalEntries.createdAt}, ${journalEntries.id})::text`.as("total_r"),
       })
       .from(journalEntries)
-      .where(and(eq(journalEntries.userId, user.id), isNotNull(journalEntries.r))),
+      .where(and(eq(journalEntries.userId, userId), isNotNull(journalEntries.r))),
   );
   const curve = await db
     .with(running)

@@ -9,7 +9,9 @@ import { FormMessages } from "../../../ui/form-messages.tsx";
 import { Pagination } from "../../../ui/pagination.tsx";
 import { TextAreaField } from "../../../ui/text-field.tsx";
 import { notify } from "../../../ui/toast.tsx";
+import { Link } from "react-router";
 import { ADMIN_KEY } from "../admin-api.ts";
+import { adminUserPath } from "../user-link.tsx";
 import "./shared-trades.css";
 
 const SHARED_KEY = [...ADMIN_KEY, "journal-shared"] as const;
@@ -69,7 +71,9 @@ function SharedTrade({ row }: { row: SharedJournalEntry }) {
   return (
     <li className="card shared-trade">
       <p>
-        <strong>{what}</strong> <span className="muted">{entry.tradedOn}, {entry.kind}, {entry.size} lots, by {learner.name || learner.email}</span>{" "}
+        <strong>{what}</strong> <span className="muted">
+          {entry.tradedOn}, {entry.kind}, {entry.size} lots, by <Link to={adminUserPath(learner.id)}>{learner.name || learner.email}</Link>
+        </span>{" "}
         <strong>{entry.r === null ? "Open" : `${entry.r} R`}</strong>
       </p>
       <p>

@@ -14,6 +14,7 @@ import { isNoSuchUser, useLearner } from "./learner-api.ts";
 import {
   AuditSection,
   CertificatesSection,
+  JournalSection,
   PaymentsSection,
   PlanSection,
   ProfileSection,
@@ -96,6 +97,7 @@ function LearnerView({ learner }: { learner: Learner }) {
       <QuizAttemptsSection attempts={learner.quizAttempts} />
       <CertificatesSection certificates={learner.certificates} />
       <QuestionsSection questions={learner.questions} />
+      <JournalSection userId={profile.id} />
       <AuditSection audit={learner.audit} email={profile.email} />
     </div>
   );

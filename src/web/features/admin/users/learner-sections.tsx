@@ -1,7 +1,8 @@
 // The sections of the learner page (docs/admin.md, "Learner page"): each a heading, a compact
 // table in a box that scrolls sideways on a phone (the page itself never does), words when there
 // is nothing to show, and "the latest n of m" when a list is longer than the page shows.
-import { useId, type ReactNode } from "react";
+import { keepPreviousData, useQuery } from "@tanstack/react-query";
+import { useId, useState, type ReactNode } from "react";
 import { Link } from "react-router";
 import {
   isPlanChangeAction,
@@ -16,7 +17,10 @@ import {
 import { ADMIN_PAYMENT_STATUS_LABELS } from "../../../../shared/contracts/admin.ts";
 import { formatCertificateDate } from "../../../../shared/contracts/certificates.ts";
 import { PLAN_LABELS, PLANS } from "../../../../shared/plans.ts";
-import { formatCedis, formatLocalDate, formatLocalDateTime } from "../admin-api.ts";
+import { ADMIN_JOURNAL_ENDPOINTS } from "../../../../shared/contracts/journal.ts";
+import { call } from "../../../lib/api.ts";
+import { Pagination } from "../../../ui/pagination.tsx";
+import { ADMIN_KEY, formatCedis, formatLocalDate, formatLocalDateTime } from "../admin-api.ts";
 import { STATUS_BADGES } from "../billing/payments-tab.tsx";
 import { AuditHead, AuditRow } from "../records/audit-entries.tsx";
 import { UserLink } from "../user-link.tsx";
@@ -456,6 +460,83 @@ export function QuestionsSection({ questions }: { questions: Learner["questions"
         </Table>
       )}
       <Shown list={questions} more={<Link to="/admin?tab=questions">Answer questions in the Questions tab.</Link>} />
+    </Section>
+  );
+}
+
+// ---- Trading journal ----------------------------------------------------------------------------
+
+/**
+ * The learner's trading journal (docs/trading.md, "The journal"): private to them and the academy's
+ * team. Its own read, a page of entries at a time, with the figures of all their closed trades.
+ */
+export function JournalSection({ userId }: { userId: string }) {
+  const [page, setPage] = useState(1);
+  const journal = useQuery({
+    queryKey: [...ADMIN_KEY, "learner-journal", userId, { page }],
+    queryFn: () => call(ADMIN_JOURNAL_ENDPOINTS.learner, { params: { id: userId }, query: { page } }),
+    placeholderData: keepPreviousData,
+  });
+  if (journal.isPending) {
+    return (
+      <Section title="Trading journal">
+        <p className="muted">Loading the journal...</p>
+      </Section>
+    );
+  }
+  if (journal.isError) {
+    return (
+      <Section title="Trading journal">
+        <p role="alert" className="form-error">The journal could not be loaded. Try again in a moment.</p>
+      </Section>
+    );
+  }
+  const { entries, total, pageSize, stats } = journal.data;
+  return (
+    <Section title="Trading journal" count={total}>
+      {total === 0 ? (
+        <Empty>No trades in the journal.</Empty>
+      ) : (
+        <>
+          <p className="learner-note">
+            {stats.trades} closed {stats.trades === 1 ? "trade" : "trades"}
+            {stats.open > 0 && `, ${stats.open} open`}
+            {stats.winRate !== null && `; win rate ${stats.winRate}%, average ${stats.averageR} R, expectancy ${stats.expectancyR} R`}.
+          </p>
+          <Table label="Trading journal, newest traded first">
+            <thead>
+              <tr>
+                <th scope="col">Day</th>
+                <th scope="col">Trade</th>
+                <th scope="col">Entry</th>
+                <th scope="col">Stop-loss</th>
+                <th scope="col">Exit</th>
+                <th scope="col">Size (lots)</th>
+                <th scope="col">Result</th>
+                <th scope="col">Shared</th>
+              </tr>
+            </thead>
+            <tbody>
+              {entries.map((entry) => (
+                <tr key={entry.id}>
+                  <td className="cell-date">{entry.tradedOn}</td>
+                  <td className="nowrap">
+                    {entry.direction === "buy" ? "Buy" : "Sell"} {entry.instrument}
+                    <span className="learner-note">{entry.kind === "real" ? "Real" : "Practice"}</span>
+                  </td>
+                  <td>{entry.entry}</td>
+                  <td>{entry.stop}</td>
+                  <td>{entry.exit ?? "Open"}</td>
+                  <td>{entry.size}</td>
+                  <td className="nowrap">{entry.r === null ? "" : `${entry.r} R`}</td>
+                  <td>{entry.sharedAt ? "Shared" : ""}</td>
+                </tr>
+              ))}
+            </tbody>
+          </Table>
+          <Pagination page={page} pageSize={pageSize} total={total} onPageChange={setPage} label="Trading journal pages" />
+        </>
+      )}
     </Section>
   );
 }
