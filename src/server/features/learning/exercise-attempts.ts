@@ -19,7 +19,7 @@ import { type FieldErrors, pipValuePerLotUsd } from "../../../shared/trading/cal
 import { instrumentOf, type InstrumentSymbol } from "../../../shared/trading/instruments.ts";
 import { scoreLevel } from "../../../shared/trading/mark-level.ts";
 import { scoreReplay } from "../../../shared/trading/replay.ts";
-import type { Db, Tx } from "../../db/client.ts";
+import type { Database, Db } from "../../db/client.ts";
 import type { PerUserCache } from "../../db/user-changes.ts";
 import { exerciseAttempts, priceBars, priceDataSets } from "../../db/schema.ts";
 import { HttpError } from "../../plugins/errors.ts";
@@ -28,6 +28,7 @@ import { issueOnCompletion } from "./certificates.ts";
 import { completionFrom, readStanding, type Standing } from "./completion.ts";
 import { AttemptTooSoon, openLesson, type Learner } from "./learning.service.ts";
 import { watchedModuleIds, watchedStatement } from "./progress.ts";
+import { createBatcher } from "../../db/batcher.ts";
 
 type DataSet = { name: string; instrument: string; pipSize: string; timeframe: string; illustrative: boolean; barCount: number };
 type Attempt = typeof exerciseAttempts.$inferSelect;
@@ -100,14 +101,6 @@ async function readSet(db: Db, id: string): Promise<KeptSet> {
   return { ...set, bars, chart };
 }
 
-async function readAttempts(db: Db | Tx, userId: string, moduleId: string): Promise<Attempt[]> {
-  return db
-    .select()
-    .from(exerciseAttempts)
-    .where(and(eq(exerciseAttempts.userId, userId), eq(exerciseAttempts.moduleId, moduleId)))
-    .orderBy(asc(exerciseAttempts.number));
-}
-
 /** The bars from one place in the set to another, both included, as the chart draws them. */
 function chartBars(set: KeptSet, from: number, through: number): ChartBar[] {
   return set.chart.slice(from, through + 1);
@@ -159,12 +152,12 @@ function exerciseView(exercise: ExerciseSettings, set: KeptSet, attempts: readon
 }
 
 /** What every exercise request works with: the database, the catalogue, the learner, the kept sets. */
-export type ExerciseDeps = { db: Db; catalog: Catalog; learner: Learner; sets: PriceSets };
+export type ExerciseDeps = { db: Db; catalog: Catalog; learner: Learner; sets: PriceSets; attemptsOf: AttemptsReader };
 
 /** The exercise of a lesson the learner may open, its set and the learner's attempts at it. */
-async function standing({ db, catalog, learner, sets }: ExerciseDeps, trackId: string, moduleId: string) {
+async function standing({ catalog, learner, sets, attemptsOf }: ExerciseDeps, trackId: string, moduleId: string) {
   const { track, exercise } = openExercise(catalog, learner, trackId, moduleId);
-  const [set, attempts] = await Promise.all([sets.read(exercise.dataSetId), readAttempts(db, learner.id, moduleId)]);
+  const [set, attempts] = await Promise.all([sets.read(exercise.dataSetId), attemptsOf({ userId: learner.id, moduleId })]);
   return { track, exercise, set, attempts };
 }
 
@@ -227,7 +220,7 @@ export async function stepExercise(deps: ExerciseDeps, trackId: string, moduleId
     })
     .returning();
   if (!moved) {
-    checkAttempt(currentOf(await readAttempts(db, learner.id, moduleId), exercise), body.attempt);
+    checkAttempt(currentOf(await deps.attemptsOf({ userId: learner.id, moduleId }), exercise), body.attempt);
     throw new HttpError(409, "NO_BARS_LEFT", EXERCISE_MESSAGES.noBarsLeft);
   }
   return exerciseView(exercise, set, withAttempt(attempts, moved));
@@ -235,6 +228,7 @@ export async function stepExercise(deps: ExerciseDeps, trackId: string, moduleId
 
 export type ExerciseSubmitDeps = ExerciseDeps & {
   standingCache: PerUserCache<Standing>;
+  scores: ScoreWriter;
   /** Cedis per dollar, or null when the academy has no rate now. */
   ghsPerUsd: () => Promise<Big | null>;
 };
@@ -242,7 +236,7 @@ export type ExerciseSubmitDeps = ExerciseDeps & {
 /**
  * POST .../exercise/submissions: the current attempt's one scored answer. A field that makes no
  * sense is answered `ok: false`, and nothing is kept; a scored answer is written once (`scored_at
- * is null` guards it), and a pass marks the lesson done, in the same transaction.
+ * is null` guards it), and a pass marks the lesson done in the same statement (createScoreWriter).
  */
 export async function submitExercise(
   deps: ExerciseSubmitDeps,
@@ -250,7 +244,7 @@ export async function submitExercise(
   moduleId: string,
   body: ExerciseSubmission,
 ): Promise<{ ok: true; exercise: LearnerExercise; issued: boolean } | { ok: false; errors: FieldErrors }> {
-  const { db, learner } = deps;
+  const { learner } = deps;
   // The rate is read beside the learner's attempts: a replay's money is in cedis too.
   const rate = body.kind === "replay" ? deps.ghsPerUsd() : Promise.resolve(null);
   rate.catch(() => undefined); // met where it is awaited
@@ -263,44 +257,109 @@ export async function submitExercise(
     body.kind === "replay" ? await scoredReplay(rate, exercise, set, current.revealed, body) : scoredLevel(exercise, set, body.price);
   if (!scored.ok) return scored;
 
-  const { written, entry } = await writeScore(db, { userId: learner.id, moduleId, track: track.program.id, number: body.attempt, revealed: current.revealed, answer: scored.answer });
-  const issued = entry === null ? false : await completeOnPass(deps, track, moduleId, entry);
-  return { ok: true, exercise: exerciseView(exercise, set, withAttempt(attempts, written)), issued };
+  const score = { userId: learner.id, moduleId, track: track.program.id, number: body.attempt, revealed: current.revealed, answer: scored.answer };
+  const written = await deps.scores(score);
+  if (!written.written) throw new HttpError(409, "ALREADY_SCORED", EXERCISE_MESSAGES.alreadyScored);
+  const attempt: Attempt = { ...score, passed: scored.answer.passed, startedAt: new Date(written.startedMs), scoredAt: new Date(written.scoredMs) };
+  const issued = written.entry === null ? false : await completeOnPass(deps, track, moduleId, written.entry);
+  return { ok: true, exercise: exerciseView(exercise, set, withAttempt(attempts, attempt)), issued };
 }
 
-const scoredRows = z.object({
-  rows: z.array(z.object({ started_ms: z.coerce.number(), scored_ms: z.coerce.number(), entry: z.unknown() })),
+/** One trade's or mark's score to write (the answer worked out already), and what came of it. */
+export type ScoreToWrite = { userId: string; moduleId: string; track: string; number: number; revealed: number; answer: ExerciseAnswer };
+/** Not written when the attempt was not the learner's current one, unscored, at that bar any more. */
+type WrittenScore = { written: true; startedMs: number; scoredMs: number; entry: unknown } | { written: false };
+export type ScoreWriter = (score: ScoreToWrite) => Promise<WrittenScore>;
+
+const writtenScores = z.object({
+  rows: z.array(
+    z.object({
+      ordinal: z.coerce.number(),
+      started_ms: z.nullable(z.coerce.number()),
+      scored_ms: z.nullable(z.coerce.number()),
+      entry: z.unknown(),
+    }),
+  ),
 });
 
 /**
- * One statement scores the attempt and, when it passed, marks the lesson done: together or not at
- * all, in one round trip (docs/performance.md, "Writes in one round trip"). It writes the first
- * attempt's row with its answer, or the answer into the current attempt's row, but only while
- * unscored and at the bar it was decided at: a step or another answer of this attempt that came
- * first leaves it unwritten (409). The entry is the learner's progress as the pass left it, or null.
+ * Scores written together (docs/performance.md, "Scoring a replay"), as quiz answers are
+ * (quiz-answers.ts): the scores waiting on this instance go in one statement, which writes each
+ * attempt's answer and, for those that passed, marks their lessons done, together or not at all.
+ * An answer is written into the first attempt's row it makes, or into the current attempt's, only
+ * while unscored and at the bar it was decided at: a step or another answer of the attempt that
+ * came first leaves it unwritten. Two answers of one attempt in one batch fail it, and each is
+ * then written alone (createBatcher): the first is scored, the second is not.
  */
-async function writeScore(
-  db: Db,
-  score: { userId: string; moduleId: string; track: string; number: number; revealed: number; answer: ExerciseAnswer },
-): Promise<{ written: Attempt; entry: unknown }> {
-  const { userId, moduleId, track, number, revealed, answer } = score;
-  const result = await db.execute(sql`with scored as (
-      insert into ${exerciseAttempts} as a (user_id, module_id, number, revealed, answer, passed, scored_at)
-      values (${userId}, ${moduleId}, ${number}, ${revealed}, ${JSON.stringify(answer)}::jsonb, ${answer.passed}, now())
-      on conflict (user_id, module_id, number) do update
-        set answer = excluded.answer, passed = excluded.passed, scored_at = excluded.scored_at
-        where a.scored_at is null and a.revealed = ${revealed}
-          and a.number = (select max(m.number) from ${exerciseAttempts} m where m.user_id = ${userId} and m.module_id = ${moduleId})
-      returning a.started_at, a.scored_at, a.passed
-    ),
-    done as (${watchedStatement(userId, track, moduleId, sql`exists (select 1 from scored where scored.passed)`)})
-    select extract(epoch from scored.started_at) * 1000 as started_ms, extract(epoch from scored.scored_at) * 1000 as scored_ms,
-      (select done.data from done) as entry
-    from scored`);
-  const [row] = scoredRows.parse(result).rows;
-  if (!row) throw new HttpError(409, "ALREADY_SCORED", EXERCISE_MESSAGES.alreadyScored);
-  const written: Attempt = { userId, moduleId, number, revealed, answer, passed: answer.passed, startedAt: new Date(row.started_ms), scoredAt: new Date(row.scored_ms) };
-  return { written, entry: row.entry ?? null };
+export function createScoreWriter(database: Pick<Database, "db" | "kind">): ScoreWriter {
+  const { db } = database;
+  return createBatcher<ScoreToWrite, WrittenScore>(
+    async (scores) => {
+      const input = JSON.stringify(
+        scores.map((score, index) => ({
+          ordinal: index + 1,
+          user_id: score.userId,
+          module_id: score.moduleId,
+          track: score.track,
+          number: score.number,
+          revealed: score.revealed,
+          answer: score.answer,
+          passed: score.answer.passed,
+        })),
+      );
+      const passes = sql`select s.user_id, i.track, jsonb_object_agg(s.module_id::text, true)
+        from scored s join input i using (user_id, module_id, number) where s.passed group by s.user_id, i.track`;
+      const result = await db.execute(sql`with input as (
+          select * from jsonb_to_recordset(${input}::jsonb)
+            as i(ordinal int, user_id text, module_id uuid, track text, number int, revealed int, answer jsonb, passed boolean)
+        ),
+        scored as (
+          insert into ${exerciseAttempts} as a (user_id, module_id, number, revealed, answer, passed, scored_at)
+          select user_id, module_id, number, revealed, answer, passed, now() from input
+          on conflict (user_id, module_id, number) do update
+            set answer = excluded.answer, passed = excluded.passed, scored_at = excluded.scored_at
+            where a.scored_at is null and a.revealed = excluded.revealed
+              and a.number = (select max(m.number) from ${exerciseAttempts} m where m.user_id = a.user_id and m.module_id = a.module_id)
+          returning a.user_id, a.module_id, a.number, a.started_at, a.scored_at, a.passed
+        ),
+        done as (${watchedStatement(passes)})
+        select i.ordinal, extract(epoch from s.started_at) * 1000 as started_ms, extract(epoch from s.scored_at) * 1000 as scored_ms,
+          case when s.passed then d.data end as entry
+        from input i
+        left join scored s using (user_id, module_id, number)
+        left join done d on d.user_id = i.user_id and d.program_id = i.track`);
+      const byOrdinal = new Map(writtenScores.parse(result).rows.map((row) => [row.ordinal, row]));
+      return scores.map((_, index) => {
+        const row = byOrdinal.get(index + 1);
+        if (!row) return new Error("scoring answered nothing for a score");
+        if (row.started_ms === null || row.scored_ms === null) return { written: false };
+        return { written: true, startedMs: row.started_ms, scoredMs: row.scored_ms, entry: row.entry ?? null };
+      });
+    },
+    { maxBatch: 50, slots: 2, gather: database.kind === "postgres" ? "running" : "turn" },
+  );
+}
+
+/** The learner's attempts at lessons, read together as the scores are written (a batch per statement). */
+export type AttemptsReader = (key: { userId: string; moduleId: string }) => Promise<Attempt[]>;
+
+export function createAttemptsReader(database: Pick<Database, "db" | "kind">): AttemptsReader {
+  const { db } = database;
+  // Reads, gathered as writes are: createBatcher's schedule serves any statement many callers share.
+  return createBatcher<{ userId: string; moduleId: string }, Attempt[]>(
+    async (keys) => {
+      const pairs = JSON.stringify(keys.map(({ userId, moduleId }) => ({ user_id: userId, module_id: moduleId })));
+      const rows = await db
+        .select()
+        .from(exerciseAttempts)
+        .where(
+          sql`(${exerciseAttempts.userId}, ${exerciseAttempts.moduleId}) in (select user_id, module_id from jsonb_to_recordset(${pairs}::jsonb) as k(user_id text, module_id uuid))`,
+        )
+        .orderBy(asc(exerciseAttempts.number));
+      return keys.map(({ userId, moduleId }) => rows.filter((row) => row.userId === userId && row.moduleId === moduleId));
+    },
+    { maxBatch: 50, slots: 2, gather: database.kind === "postgres" ? "running" : "turn" },
+  );
 }
 
 /**

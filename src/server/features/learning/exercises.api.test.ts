@@ -24,6 +24,10 @@ const USERS = {
   racer: { plan: "intermediate" },
   marker: { plan: "intermediate" },
   early: { plan: "intermediate" },
+  both: { plan: "intermediate" },
+  crowdA: { plan: "intermediate" },
+  crowdB: { plan: "intermediate" },
+  crowdC: { plan: "intermediate" },
 } satisfies Record<string, TestUserPlan>;
 type UserKey = keyof typeof USERS;
 
@@ -194,6 +198,22 @@ describe("chart exercises", () => {
     expect(rows).toHaveLength(1);
     const winner = answers.find((response) => response.statusCode === 200)?.json<{ exercise: LearnerExercise }>().exercise.answer;
     expect(rows[0]?.answer).toEqual(winner);
+  });
+
+  it("scores answers sent at once by several learners, and two passes of one learner in one program, each as if alone", async () => {
+    const crowd = ["crowdA", "crowdB", "crowdC"] as const;
+    const answers = await Promise.all([
+      submit("both", level, { ...PASSING_SEEDED_ANSWERS.level, attempt: 1 }),
+      submit("both", replay, { ...PASSING_SEEDED_ANSWERS.replay, attempt: 1 }),
+      // One that does not pass: its attempt is scored, its lesson not done.
+      ...crowd.map((who, index) => submit(who, level, { kind: "level", attempt: 1, price: index === 0 ? "1.0900" : "1.0801" })),
+    ]);
+    expect(answers.map((response) => response.statusCode)).toEqual([200, 200, 200, 200, 200]);
+    expect(answers.map((response) => response.json<{ exercise: LearnerExercise }>().exercise.passed)).toEqual([true, true, false, true, true]);
+    expect([...(await watchedOf("both"))].sort()).toEqual([level, replay].sort());
+    expect(await watchedOf("crowdA")).toEqual([]);
+    expect(await watchedOf("crowdB")).toEqual([level]);
+    for (const who of crowd) expect(await attemptRows(who, level)).toEqual([expect.objectContaining({ number: 1, scoredAt: expect.any(Date) })]);
   });
 
   it("marks a level: the answer and the explanation after it, a new attempt only after the wait", async () => {

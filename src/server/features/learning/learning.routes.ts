@@ -6,7 +6,16 @@ import { paidTime } from "../../../shared/plans.ts";
 import { LEARNING_ENDPOINTS } from "../../../shared/contracts/learning.ts";
 import { EXERCISE_ENDPOINTS } from "../../../shared/contracts/exercises.ts";
 import { currentRate } from "../../integrations/exchange-rate.ts";
-import { getExercise, getExerciseBars, PriceSets, startExerciseAttempt, stepExercise, submitExercise } from "./exercise-attempts.ts";
+import {
+  createAttemptsReader,
+  createScoreWriter,
+  getExercise,
+  getExerciseBars,
+  PriceSets,
+  startExerciseAttempt,
+  stepExercise,
+  submitExercise,
+} from "./exercise-attempts.ts";
 import { signedInUser } from "../../auth/session.ts";
 import type { FeatureDeps } from "../../feature.ts";
 import type { PerUserCache } from "../../db/user-changes.ts";
@@ -36,7 +45,7 @@ import {
 export type LearningDeps = FeatureDeps & { catalog: CatalogCache; standingCache: PerUserCache<Standing>; quizAnswers: AnswerRecorder };
 
 export const learningRoutes = (deps: LearningDeps): FastifyPluginAsyncZod => async (app) => {
-  const { db, env, log, metrics, catalog: catalogCache, jobs, userChanges, standingCache, quizAnswers, attachments, sessions: { requireUser } } = deps;
+  const { db, database, env, log, metrics, catalog: catalogCache, jobs, userChanges, standingCache, quizAnswers, attachments, sessions: { requireUser } } = deps;
   /** The certificate's email goes now rather than at the runner's next poll. */
   const sendQueuedEmails = (request: FastifyRequest) => {
     jobs.runDue().catch((error: unknown) => request.log.error({ err: error }, "jobs"));
@@ -137,7 +146,9 @@ export const learningRoutes = (deps: LearningDeps): FastifyPluginAsyncZod => asy
   // Chart exercises (docs/trading.md, "Exercises"): the bars past the decision point are sent only
   // once the attempt is scored; an answer is scored once, and a pass marks the lesson done.
   const sets = new PriceSets(db);
-  const exerciseDeps = async (request: FastifyRequest) => ({ db, catalog: await catalogCache.read(), learner: signedInUser(request), sets });
+  const attemptsOf = createAttemptsReader(database);
+  const scores = createScoreWriter(database);
+  const exerciseDeps = async (request: FastifyRequest) => ({ db, catalog: await catalogCache.read(), learner: signedInUser(request), sets, attemptsOf });
   // The academy's rate, kept a minute by this instance once known: a burst of trades reads it once.
   let keptRate: { ghsPerUsd: Big; until: number } | null = null;
   const ghsPerUsd = async () => {
@@ -166,7 +177,7 @@ export const learningRoutes = (deps: LearningDeps): FastifyPluginAsyncZod => asy
 
   route(app, EXERCISE_ENDPOINTS.submit, { config: { forgetsItsOwnChanges: true } }, async (request) => {
     const { track, moduleId } = request.params;
-    const submitted = await submitExercise({ ...(await exerciseDeps(request)), standingCache, ghsPerUsd }, track, moduleId, request.body);
+    const submitted = await submitExercise({ ...(await exerciseDeps(request)), standingCache, scores, ghsPerUsd }, track, moduleId, request.body);
     if (!submitted.ok) return submitted;
     if (submitted.issued) sendQueuedEmails(request);
     return { ok: true as const, exercise: submitted.exercise };

@@ -34,29 +34,31 @@ export async function startProgress(db: Db, userId: string): Promise<void> {
 }
 
 /**
- * The statement that merges "this module is done" into the learner's entry when `when` holds,
- * returning the entry as it left it (no row when the module was done already, or `when` did not
- * hold). Two writes to one entry take turns (the row's lock), so of two at once the second's entry
- * holds both. A statement of its own (recordWatched) or a part of a larger one (a chart exercise's
- * pass, written with its score: exercise-attempts.ts).
+ * The statement that merges modules done into learners' entries: `rows` selects (user_id,
+ * program_id, data), data the modules as {"<module id>": true}. It returns each entry as it left
+ * it, and no row for an entry that held them all already. Two writes to one entry take turns (the
+ * row's lock), so of two at once the second's entry holds both. A statement of its own
+ * (recordWatched) or a part of a larger one (chart exercises' passes, written with their scores:
+ * exercise-attempts.ts).
  */
-export function watchedStatement(userId: string, track: string, moduleId: string, when: SQL = sql`true`): SQL {
+export function watchedStatement(rows: SQL): SQL {
   return sql`insert into ${userProgress} as p (user_id, program_id, data, started_at)
-    select ${userId}, ${track}, jsonb_build_object(${moduleId}::text, true), now() where ${when}
+    select w.user_id, w.program_id, w.data, now() from (${rows}) as w(user_id, program_id, data)
     on conflict (user_id, program_id) do update set
       -- An entry that is not an object (an older admin edit could store text) starts afresh.
       data = case when jsonb_typeof(p.data) = 'object' then p.data || excluded.data else excluded.data end,
       started_at = coalesce(p.started_at, now()),
       updated_at = now()
-    where not (jsonb_typeof(p.data) = 'object' and p.data @> jsonb_build_object(${moduleId}::text, true))
-    returning p.data`;
+    where not (jsonb_typeof(p.data) = 'object' and p.data @> excluded.data)
+    returning p.user_id, p.program_id, p.data`;
 }
 
 const entryRows = z.object({ rows: z.array(z.object({ data: z.unknown() })) });
 
 /** Merges "this video is watched" into the learner's entry, idempotent: the entry as this write left it, or null when it was watched already. */
 export async function recordWatched(db: Db | Tx, userId: string, track: string, moduleId: string): Promise<unknown> {
-  const { rows } = entryRows.parse(await db.execute(watchedStatement(userId, track, moduleId)));
+  const watched = watchedStatement(sql`select ${userId}::text, ${track}::text, jsonb_build_object(${moduleId}::text, true)`);
+  const { rows } = entryRows.parse(await db.execute(watched));
   return rows[0]?.data ?? null;
 }
 
