@@ -9,7 +9,6 @@ import {
   EXERCISE_AFTER_EXIT_BARS,
   EXERCISE_HISTORY_BARS,
   EXERCISE_MESSAGES,
-  type ChartBar,
   type ExerciseAnswer,
   type ExerciseSettings,
   type ExerciseSubmission,
@@ -41,8 +40,8 @@ function openExercise(catalog: Catalog, learner: Learner, trackId: string, modul
 }
 
 type KeptBar = { time: Date; open: string; high: string; low: string; close: string };
-/** The bars as the server scores them (decimal strings) and as the chart draws them, made once. */
-type KeptSet = DataSet & { bars: readonly KeptBar[]; chart: readonly ChartBar[] };
+/** The bars as the server scores them (decimal strings), and each as a line of the chart's text, made once. */
+type KeptSet = DataSet & { bars: readonly KeptBar[]; lines: readonly string[] };
 
 /**
  * The price data sets exercises replay, kept in this process: a set never changes once uploaded,
@@ -97,13 +96,13 @@ async function readSet(db: Db, id: string): Promise<KeptSet> {
   ]);
   // modules.exercise_data_set_id restricts deletion: a set in use is always there, whole.
   if (!set || bars.length !== set.barCount) throw new Error(`the data set ${id} of an exercise is missing`);
-  const chart = bars.map((bar) => ({ t: bar.time.getTime() / 1000, o: Number(bar.open), h: Number(bar.high), l: Number(bar.low), c: Number(bar.close) }));
-  return { ...set, bars, chart };
+  const lines = bars.map((bar) => `${bar.time.getTime() / 1000},${bar.open},${bar.high},${bar.low},${bar.close}`);
+  return { ...set, bars, lines };
 }
 
-/** The bars from one place in the set to another, both included, as the chart draws them. */
-function chartBars(set: KeptSet, from: number, through: number): ChartBar[] {
-  return set.chart.slice(from, through + 1);
+/** The bars from one place in the set to another, both included, as the chart's text (chartBarsOf reads it). */
+function chartBars(set: KeptSet, from: number, through: number): string {
+  return set.lines.slice(from, through + 1).join("\n");
 }
 
 /** The current attempt: the last one, or the first before it is written (by a step or an answer). */

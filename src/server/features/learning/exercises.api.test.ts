@@ -5,7 +5,7 @@
 import { and, eq, inArray, sql } from "drizzle-orm";
 import type { InjectOptions } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { EXERCISE_MESSAGES, type LearnerExercise } from "../../../shared/contracts/exercises.ts";
+import { chartBarsOf, EXERCISE_MESSAGES, type LearnerExercise } from "../../../shared/contracts/exercises.ts";
 import { illustrativeBars } from "../../../shared/trading/illustrative-bars.ts";
 import { REPLAY_MESSAGES } from "../../../shared/trading/replay.ts";
 import { config, exerciseAttempts } from "../../db/schema.ts";
@@ -72,15 +72,17 @@ describe("chart exercises", () => {
   it("sends the bars up to the decision point and not one further, however they are asked for", async () => {
     const exercise = await exerciseOf("peeker", replay);
     // 120 bars of history and the decision bar, bar 380: the pullback after the breakout.
-    expect(exercise.bars).toHaveLength(121);
-    expect(exercise.bars.at(-1)).toEqual({ t: unix(380), o: 1.09501, h: 1.09504, l: 1.09373, c: 1.09416 });
+    // One bar a line, prices as the set wrote them.
+    expect(exercise.bars.split("\n")).toHaveLength(121);
+    expect(exercise.bars.split("\n").at(-1)).toBe(`${unix(380)},1.09501,1.09504,1.09373,1.09416`);
+    expect(chartBarsOf(exercise.bars).at(-1)).toEqual({ t: unix(380), o: 1.09501, h: 1.09504, l: 1.09373, c: 1.09416 });
     expect(exercise).toMatchObject({ kind: "replay", decision: 120, barsLeft: true, attempt: 1, attempts: [], answer: null, explanation: null, passed: false });
     expect(exercise.dataSet).toEqual({ name: "EURUSD H1 (illustrative, not real prices)", instrument: "EURUSD", pipSize: "0.0001", timeframe: "H1", illustrative: true });
     expect(JSON.stringify(exercise)).not.toContain(String(unix(381)));
 
     const seen = await call("peeker", { method: "GET", url: `${base(replay)}/bars?through=380` });
     expect(seen.statusCode).toBe(200);
-    expect(seen.json().bars.at(-1).t).toBe(unix(380));
+    expect(chartBarsOf(seen.json().bars).at(-1)?.t).toBe(unix(380));
     for (const through of [381, 599, 100_000]) {
       const ahead = await call("peeker", { method: "GET", url: `${base(replay)}/bars?through=${through}` });
       expect(ahead.statusCode, String(through)).toBe(403);
@@ -106,8 +108,8 @@ describe("chart exercises", () => {
     const stepped = await step("stepper", replay, { attempt: 1, count: 3 });
     expect(stepped.statusCode, stepped.body).toBe(200);
     const exercise = stepped.json<LearnerExercise>();
-    expect(exercise.bars.at(-1)?.t).toBe(unix(383));
-    expect(exercise.bars).toHaveLength(121);
+    expect(chartBarsOf(exercise.bars).at(-1)?.t).toBe(unix(383));
+    expect(chartBarsOf(exercise.bars)).toHaveLength(121);
     expect(exercise.attempts).toEqual([expect.objectContaining({ number: 1, scoredAt: null, passed: false })]);
     // The bars of the step are now the learner's to ask for; the one after is not.
     expect((await call("stepper", { method: "GET", url: `${base(replay)}/bars?through=383` })).statusCode).toBe(200);
@@ -175,7 +177,7 @@ describe("chart exercises", () => {
     expect(exercise.explanation).toMatch(/^After a breakout, old resistance often becomes support/);
     expect(exercise).toMatchObject({ passed: true, nextAttemptAt: null, attempts: [expect.objectContaining({ number: 1, passed: true })] });
     // Now the outcome is shown: the bars through the exit and ten after it.
-    expect(exercise.bars.at(-1)?.t).toBe(unix(526));
+    expect(chartBarsOf(exercise.bars).at(-1)?.t).toBe(unix(526));
     expect((await call("trader", { method: "GET", url: `${base(replay)}/bars?through=599` })).statusCode).toBe(200);
     expect(await watchedOf("trader")).toEqual([replay]);
 
@@ -219,7 +221,7 @@ describe("chart exercises", () => {
   it("marks a level: the answer and the explanation after it, a new attempt only after the wait", async () => {
     const exercise = await exerciseOf("marker", level);
     expect(exercise).toMatchObject({ kind: "level", tolerancePips: "10", retryWaitMinutes: 2, answer: null, explanation: null });
-    expect(exercise.bars.at(-1)?.t).toBe(unix(250));
+    expect(chartBarsOf(exercise.bars).at(-1)?.t).toBe(unix(250));
     expect(JSON.stringify(exercise)).not.toContain("1.0795");
 
     const refused = await submit("marker", level, { kind: "level", attempt: 1, price: "-1" });
@@ -290,12 +292,12 @@ describe("chart exercises", () => {
 
     // Not published: no learner finds it; the administrator previews it.
     expect((await call("early", { method: "GET", url: base(moduleId, "short-replays") })).statusCode).toBe(404);
-    expect((await exerciseOf("admin", moduleId, "short-replays")).bars).toHaveLength(3);
+    expect(chartBarsOf((await exerciseOf("admin", moduleId, "short-replays")).bars)).toHaveLength(3);
     const published = await call("admin", { method: "POST", url: "/api/admin/programs/short-replays/publish", payload: {} });
     expect(published.statusCode, published.body).toBe(200);
 
     // One bar to play out, then none: a trade needs a bar after it.
-    expect((await step("early", moduleId, { attempt: 1, count: 5 }, "short-replays")).json().bars).toHaveLength(4);
+    expect(chartBarsOf((await step("early", moduleId, { attempt: 1, count: 5 }, "short-replays")).json().bars)).toHaveLength(4);
     expect((await step("early", moduleId, { attempt: 1 }, "short-replays")).json()).toEqual(refusal("NO_BARS_LEFT", EXERCISE_MESSAGES.noBarsLeft));
     const late = await submit("early", moduleId, { kind: "replay", attempt: 1, direction: "buy", stop: "1.08", target: "1.09", riskPercent: "1" }, "short-replays");
     expect(late.statusCode).toBe(409);

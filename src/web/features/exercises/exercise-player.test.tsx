@@ -14,7 +14,9 @@ vi.mock("./price-chart.tsx", () => ({ default: ({ label }: { label: string }) =>
 
 const HOUR = 3600;
 const START = Date.UTC(2024, 0, 8, 11, 0) / 1000;
-const bar = (index: number, close: number) => ({ t: START + index * HOUR, o: close, h: close + 0.001, l: close - 0.001, c: close });
+/** A bar as the server writes it: "time,open,high,low,close". */
+const bar = (index: number, close: number) => [START + index * HOUR, close, (close + 0.001).toFixed(5), (close - 0.001).toFixed(5), close].join(",");
+const FIRST_BARS = [bar(0, 1.084), bar(1, 1.0845), bar(2, 1.08512)];
 
 const EXERCISE: LearnerExercise = {
   kind: "replay",
@@ -24,7 +26,7 @@ const EXERCISE: LearnerExercise = {
   maxRiskPercent: "2",
   tolerancePips: "",
   retryWaitMinutes: 10,
-  bars: [bar(0, 1.084), bar(1, 1.0845), bar(2, 1.08512)],
+  bars: FIRST_BARS.join("\n"),
   decision: 2,
   barsLeft: true,
   attempt: 1,
@@ -37,7 +39,7 @@ const EXERCISE: LearnerExercise = {
 
 const SCORED: LearnerExercise = {
   ...EXERCISE,
-  bars: [...EXERCISE.bars, bar(3, 1.087), bar(4, 1.0895)],
+  bars: [...FIRST_BARS, bar(3, 1.087), bar(4, 1.0895)].join("\n"),
   attempts: [{ number: 1, startedAt: "2026-11-29T10:00:00.000Z", scoredAt: "2026-11-29T10:05:00.000Z", passed: true }],
   answer: {
     kind: "replay",
@@ -86,8 +88,8 @@ beforeEach(() => {
     if (url.pathname === `${PATH}/step`) {
       steps.push(JSON.parse(String(init.body)));
       // Two bars are left after the decision bar.
-      const shown = [...EXERCISE.bars, bar(3, 1.086), bar(4, 1.087)].slice(0, 3 + steps.length);
-      return reply(200, { ...EXERCISE, bars: shown, decision: shown.length - 1, barsLeft: shown.length < 5 });
+      const shown = [...FIRST_BARS, bar(3, 1.086), bar(4, 1.087)].slice(0, 3 + steps.length);
+      return reply(200, { ...EXERCISE, bars: shown.join("\n"), decision: shown.length - 1, barsLeft: shown.length < 5 });
     }
     if (url.pathname === `${PATH}/submissions`) {
       if (submissionAnswer === "network") throw new TypeError("Failed to fetch");

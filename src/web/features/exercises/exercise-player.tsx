@@ -4,7 +4,14 @@
 // scores the answer; this shows what it sent. Loaded with the lesson that needs it, and the chart
 // library only with the chart (React.lazy), so no other page carries either.
 import { lazy, Suspense, useEffect, useEffectEvent, useId, useMemo, useRef, useState, useSyncExternalStore, type ReactNode, type Ref } from "react";
-import { EXERCISE_MESSAGES, type ExerciseAnswer, type ExerciseSubmission, type LearnerExercise } from "../../../shared/contracts/exercises.ts";
+import {
+  chartBarsOf,
+  EXERCISE_MESSAGES,
+  type ChartBar,
+  type ExerciseAnswer,
+  type ExerciseSubmission,
+  type LearnerExercise,
+} from "../../../shared/contracts/exercises.ts";
 import { ApiRequestError } from "../../lib/api.ts";
 import { useOnline } from "../../lib/online.ts";
 import { useTimeLeft } from "../../lib/time-left.ts";
@@ -21,6 +28,11 @@ import type { ChartLine, ChartMarker } from "./price-chart.tsx";
 import "./exercises.css";
 
 const PriceChart = lazy(() => import("./price-chart.tsx"));
+
+/** The exercise's bars as the chart draws them, read once per answer of the server. */
+function useChartBars(exercise: LearnerExercise): ChartBar[] {
+  return useMemo(() => chartBarsOf(exercise.bars), [exercise.bars]);
+}
 
 /** An answer kept offline is tried again this often, besides when the browser says it is back online. */
 const KEPT_ANSWER_RETRY_MS = 5_000;
@@ -129,7 +141,8 @@ function ReplayExercise({ exercise, params, userId, flow, resultRef }: KindProps
   const [tapField, setTapField] = useState<TapField>("stop");
   const formTitleId = useId();
   const { answer } = exercise;
-  const decisionBar = exercise.bars[exercise.decision];
+  const bars = useChartBars(exercise);
+  const decisionBar = bars[exercise.decision];
   const entry = decisionBar ? decisionBar.c.toFixed(precision) : "";
 
   const lines = useMemo((): ChartLine[] => {
@@ -139,7 +152,7 @@ function ReplayExercise({ exercise, params, userId, flow, resultRef }: KindProps
     }
     return tradeLines(entry, draft.stop, draft.target);
   }, [answer, entry, draft.stop, draft.target]);
-  const markers = useMemo(() => (answer?.kind === "replay" ? tradeMarkers(answer, exercise) : []), [answer, exercise]);
+  const markers = useMemo(() => (answer?.kind === "replay" ? tradeMarkers(answer, bars) : []), [answer, bars]);
 
   function pick(price: number) {
     const text = price.toFixed(precision);
@@ -229,10 +242,10 @@ function tradeLines(entry: string, stop: string, target: string): ChartLine[] {
 }
 
 /** Where a scored trade came in and went out: the decision bar, and the bar of its exit. */
-function tradeMarkers(answer: Extract<ExerciseAnswer, { kind: "replay" }>, exercise: LearnerExercise): ChartMarker[] {
+function tradeMarkers(answer: Extract<ExerciseAnswer, { kind: "replay" }>, bars: readonly ChartBar[]): ChartMarker[] {
   const exitAt = Date.parse(answer.result.exitTime) / 1000;
   // The exit's bar: the last one that opened at or before the exit.
-  const exitBar = Number.isNaN(exitAt) ? exercise.bars.at(-1) : exercise.bars.findLast((bar) => bar.t <= exitAt);
+  const exitBar = Number.isNaN(exitAt) ? bars.at(-1) : bars.findLast((bar) => bar.t <= exitAt);
   const markers: ChartMarker[] = [{ time: answer.decidedAt, text: "Entry", tone: "entry" }];
   if (exitBar) markers.push({ time: exitBar.t, text: "Exit", tone: "exit" });
   return markers;
@@ -491,7 +504,8 @@ function ExerciseChart(props: {
 }) {
   const { exercise, precision, lines, markers, onPick } = props;
   const height = useSyncExternalStore(subscribeToWidth, () => window.matchMedia(WIDE_SCREEN).matches) ? 360 : 260;
-  const summary = chartSummary(exercise.dataSet.instrument, exercise.dataSet.timeframe, exercise.bars, precision);
+  const bars = useChartBars(exercise);
+  const summary = chartSummary(exercise.dataSet.instrument, exercise.dataSet.timeframe, bars, precision);
   const drawn = lines.map((line) => `${line.title} ${line.price.toFixed(precision)}`).join(", ");
   const label = drawn ? `${summary}; ${drawn}` : summary;
   return (
@@ -511,7 +525,7 @@ function ExerciseChart(props: {
             </p>
           }
         >
-          <PriceChart bars={exercise.bars} lines={lines} markers={markers} precision={precision} label={label} onPick={onPick} height={height} />
+          <PriceChart bars={bars} lines={lines} markers={markers} precision={precision} label={label} onPick={onPick} height={height} />
         </Suspense>
       </FallbackBoundary>
     </div>
