@@ -75,7 +75,8 @@ function show() {
 }
 
 async function advancedPanel() {
-  const heading = await screen.findByRole("heading", { name: "Advanced" });
+  // The first render waits for the panel's reads: on a loaded machine (CI's lanes at once) that took over findBy's 1 s.
+  const heading = await screen.findByRole("heading", { name: "Advanced" }, { timeout: 5_000 });
   const panel = heading.closest(".cohort-track");
   if (!(panel instanceof HTMLElement)) throw new Error("no Advanced panel");
   return within(panel);
